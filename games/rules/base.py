@@ -1,0 +1,391 @@
+"""The shape every game's rules share.
+
+A ruleset is built from a game's options (every default filled in). It validates
+one hand record against the game so far, scores it, and folds hands into a
+:class:`GameState`. States and scored hands are frozen values: a refused hand
+cannot change anything, and replaying the same records always gives the same
+state.
+
+Each game overrides a few small hooks (``check_record``, ``score``, ``winner``);
+the fold itself lives here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from .errors import InvalidHand, InvalidOptions
+
+SEATS: tuple[str, ...] = ("N", "E", "S", "W")
+PARTNERSHIPS: tuple[str, ...] = ("NS", "EW")
+
+
+def next_seat(seat: str, steps: int = 1) -> str:
+    """The seat ``steps`` places to the left; play and the deal pass N -> E -> S -> W -> N."""
+    return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+def side_of(seat: str) -> str:
+    """The partnership a seat belongs to: partners sit opposite."""
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+def other_side(side: str) -> str:
+    return "EW" if side == "NS" else "NS"
+
+
+def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy, so scored values cannot be changed after the fact."""
+    return MappingProxyType(dict(mapping))
+
+
+# --- options -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One house-rule option: its type, default, the values it takes, and a plain-words explanation."""
+
+    name: str
+    kind: str  # "int", "bool", "choice", "seat"
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    nullable: bool = False
+
+    def describe_valid(self) -> str:
+        if self.kind == "bool":
+            valid = "true or false"
+        elif self.kind in ("choice", "seat"):
+            valid = "one of " + ", ".join(self.choices)
+        elif self.minimum is not None:
+            valid = f"a whole number of at least {self.minimum}"
+        else:
+            valid = "a whole number"
+        return valid + (" (or null)" if self.nullable else "")
+
+    def check(self, value: Any) -> Any:
+        """Return the value if it fits this option, else raise :class:`InvalidOptions`."""
+        if value is None and self.nullable:
+            return None
+        ok = False
+        if self.kind == "bool":
+            ok = isinstance(value, bool)
+        elif self.kind == "int":
+            ok = is_int(value) and (self.minimum is None or value >= self.minimum)
+        elif self.kind in ("choice", "seat"):
+            ok = isinstance(value, str) and value in self.choices
+        if not ok:
+            raise InvalidOptions(self.name, f"{self.name} must be {self.describe_valid()}, not {value!r}")
+        return value
+
+
+FIRST_DEALER = Option(
+    "first_dealer", "seat", "N", "Who deals the first hand; the deal then passes to the left.", choices=SEATS
+)
+
+
+def is_int(value: Any) -> bool:
+    """A JSON whole number. ``True`` is not a number here, although Python says it is an int."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- values --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    """One hand as scored: who dealt it, what each side gained or lost, and the totals after it.
+
+    ``extras`` holds the game's running extras after this hand (Spades: bags per side);
+    ``details`` says how the hand went in the players' terms (bids made, nils made, who held
+    the trump stack...) for history pages and player figures.
+    """
+
+    number: int
+    dealer: str
+    record: Mapping[str, Any]
+    delta: Mapping[str, int]
+    totals: Mapping[str, int]
+    extras: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: frozen({}))
+    details: Mapping[str, Any] = field(default_factory=lambda: frozen({}))
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "number": self.number,
+            "dealer": self.dealer,
+            "delta": dict(self.delta),
+            "totals": dict(self.totals),
+        }
+        for name, values in self.extras.items():
+            out[name] = dict(values)
+        return out
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Where a game stands after some hands.
+
+    ``hands`` holds the hands folded into this state by :meth:`Ruleset.replay`; a state resumed
+    from stored totals (:meth:`Ruleset.resume`) starts with none, but ``hands_played`` always counts
+    every hand of the game.
+    """
+
+    totals: Mapping[str, int]
+    extras: Mapping[str, Mapping[str, int]]
+    hands_played: int
+    next_dealer: str
+    finished: bool = False
+    winner: str | None = None
+    hands: tuple[ScoredHand, ...] = ()
+
+    @property
+    def next_number(self) -> int:
+        return self.hands_played + 1
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"totals": dict(self.totals)}
+        for name, values in self.extras.items():
+            out[name] = dict(values)
+        out.update(
+            finished=self.finished,
+            winner=self.winner,
+            next_dealer=self.next_dealer,
+            hands=[hand.as_dict() for hand in self.hands],
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """What a game's ``score`` hook returns: the change per side, extras after the hand, details."""
+
+    delta: Mapping[str, int]
+    extras: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+# --- the ruleset ---------------------------------------------------------------------------------
+
+
+class Ruleset:
+    """The rules of one game type under one set of options.
+
+    Subclasses set ``game_type``, ``option_specs`` and ``record_fields`` and implement
+    ``check_record``, ``score`` and ``winner``. They may override ``sides`` and ``initial_extras``.
+    """
+
+    game_type: ClassVar[str]
+    option_specs: ClassVar[tuple[Option, ...]]
+    # Field name -> required? ``dealer`` and ``note`` are accepted by every game.
+    record_fields: ClassVar[Mapping[str, bool]]
+
+    def __init__(self, options: Mapping[str, Any] | None = None):
+        self.options: Mapping[str, Any] = frozen(self.complete_options(options or {}))
+
+    # options
+
+    @classmethod
+    def all_option_specs(cls) -> tuple[Option, ...]:
+        return (FIRST_DEALER, *cls.option_specs)
+
+    @classmethod
+    def complete_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option with its default filled in; unknown or ill-typed options are refused."""
+        if not isinstance(options, Mapping):
+            raise InvalidOptions("options", "options must be an object of option names to values")
+        specs = {spec.name: spec for spec in cls.all_option_specs()}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            raise InvalidOptions(
+                unknown[0],
+                f"unknown option {unknown[0]!r} for {cls.game_type}; valid options: {', '.join(specs)}",
+            )
+        complete = {name: spec.check(options[name]) if name in options else spec.default
+                    for name, spec in specs.items()}
+        cls.check_options(complete)
+        return complete
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Hook for rules that tie options together."""
+
+    # sides
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return PARTNERSHIPS
+
+    def side_of(self, seat: str) -> str:
+        return side_of(seat)
+
+    def initial_extras(self) -> dict[str, dict[str, int]]:
+        return {}
+
+    @property
+    def target(self) -> int:
+        return self.options["target"]
+
+    # the fold
+
+    def initial_state(self) -> GameState:
+        return GameState(
+            totals=frozen({side: 0 for side in self.sides}),
+            extras=frozen({name: frozen(v) for name, v in self.initial_extras().items()}),
+            hands_played=0,
+            next_dealer=self.options["first_dealer"],
+        )
+
+    def resume(
+        self,
+        *,
+        totals: Mapping[str, int],
+        extras: Mapping[str, Mapping[str, int]] | None,
+        hands_played: int,
+        finished: bool = False,
+        winner: str | None = None,
+    ) -> GameState:
+        """A state rebuilt from stored totals, so a new hand can be checked without replaying the game."""
+        extras = extras if extras is not None else self.initial_extras()
+        return GameState(
+            totals=frozen({side: int(totals.get(side, 0)) for side in self.sides}),
+            extras=frozen({name: frozen(values) for name, values in extras.items()}),
+            hands_played=hands_played,
+            next_dealer=next_seat(self.options["first_dealer"], hands_played),
+            finished=finished,
+            winner=winner,
+        )
+
+    def play(self, state: GameState, record: Mapping[str, Any]) -> GameState:
+        """Validate one hand against the game so far, score it and return the new state.
+
+        Raises :class:`InvalidHand` (numbered with the hand's place in the game) and leaves
+        ``state`` untouched.
+        """
+        number = state.next_number
+        if state.finished:
+            winner = f": {state.winner} won" if state.winner else ""
+            raise InvalidHand(number, None, f"the game is already over{winner}; no more hands can be added")
+        self.check_shape(number, record)
+        dealer = state.next_dealer
+        if "dealer" in record and record["dealer"] != dealer:
+            raise InvalidHand(
+                number, "dealer", f"it is {dealer}'s deal, not {record['dealer']!r}'s"
+            )
+        self.check_record(number, record, state, dealer)
+        scored = self.score(record, state, dealer)
+        totals = {side: state.totals[side] + scored.delta.get(side, 0) for side in self.sides}
+        delta = {side: scored.delta.get(side, 0) for side in self.sides}
+        extras = frozen({name: frozen(values) for name, values in scored.extras.items()}) \
+            if scored.extras else state.extras
+        winner = self.winner(totals, record, state, scored)
+        hand = ScoredHand(
+            number=number,
+            dealer=dealer,
+            record=frozen(record),
+            delta=frozen(delta),
+            totals=frozen(totals),
+            extras=extras,
+            details=frozen(scored.details),
+        )
+        return replace(
+            state,
+            totals=frozen(totals),
+            extras=extras,
+            hands_played=number,
+            next_dealer=next_seat(dealer),
+            finished=winner is not None,
+            winner=winner,
+            hands=(*state.hands, hand),
+        )
+
+    def replay(self, records: Iterable[Mapping[str, Any]], start: GameState | None = None) -> GameState:
+        """Fold hand records into a game state, from the start or from ``start``.
+
+        >>> from games.rules import get_ruleset
+        >>> rules = get_ruleset("thieving_stink", {})
+        >>> rules.replay([{"face_cards": {"NS": 6, "EW": 7}, "trump_stack": {"holder": "E", "size": 7}}]).totals
+        mappingproxy({'NS': 60, 'EW': 105})
+        """
+        state = start if start is not None else self.initial_state()
+        for record in records:
+            state = self.play(state, record)
+        return state
+
+    # record checks shared by every game
+
+    def check_shape(self, number: int, record: Any) -> None:
+        if not isinstance(record, Mapping):
+            raise InvalidHand(number, None, "a hand must be an object of fields")
+        known = {**self.record_fields, "dealer": False, "note": False}
+        for name in record:
+            if name not in known:
+                raise InvalidHand(
+                    number, name, f"unknown field {name!r}; a {self.game_type} hand has: {', '.join(known)}"
+                )
+        for name, required in known.items():
+            if required and name not in record:
+                raise InvalidHand(number, name, f"{name} is missing")
+        if "dealer" in record and record["dealer"] not in SEATS:
+            raise InvalidHand(number, "dealer", f"dealer must be one of {', '.join(SEATS)}")
+        if "note" in record and not isinstance(record["note"], str):
+            raise InvalidHand(number, "note", "a note must be text")
+
+    # hooks
+
+    def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
+        """Refuse a hand the rules do not allow, with :class:`InvalidHand`."""
+        raise NotImplementedError
+
+    def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
+        """What each side gains or loses on a valid hand, and the extras after it."""
+        raise NotImplementedError
+
+    def winner(
+        self, totals: Mapping[str, int], record: Mapping[str, Any], state: GameState, scored: HandScore
+    ) -> str | None:
+        """The side that has won at the end of this hand, or ``None`` to play on."""
+        raise NotImplementedError
+
+    # helpers for the hooks
+
+    def highest_at_target(self, totals: Mapping[str, int]) -> str | None:
+        """The common ending: once a side reaches the target the highest score wins; a tie at the top plays on."""
+        if max(totals.values()) < self.target:
+            return None
+        return sole_highest(totals)
+
+
+def sole_highest(totals: Mapping[str, int]) -> str | None:
+    best = max(totals.values())
+    leaders = [side for side, total in totals.items() if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def require_int(number: int, value: Any, field_name: str, low: int, high: int) -> int:
+    """A whole number in ``low..high`` or an :class:`InvalidHand` naming the field."""
+    if not is_int(value) or not low <= value <= high:
+        raise InvalidHand(
+            number, field_name, f"{field_name} must be a whole number from {low} to {high}, not {value!r}"
+        )
+    return value
+
+
+def require_choice(number: int, value: Any, field_name: str, choices: Sequence[Any], *,
+                   nullable: bool = False) -> Any:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or value not in choices:
+        valid = ", ".join(str(c) for c in choices) + (" or null" if nullable else "")
+        raise InvalidHand(number, field_name, f"{field_name} must be one of {valid}, not {value!r}")
+    return value
+
+
+def require_bool(number: int, value: Any, field_name: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidHand(number, field_name, f"{field_name} must be true or false, not {value!r}")
+    return value

@@ -1,0 +1,7 @@
+from .base import Ruleset
+
+
+class Smudge(Ruleset):
+    game_type = "smudge"
+    option_specs = ()
+    record_fields = {}

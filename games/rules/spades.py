@@ -1,0 +1,7 @@
+from .base import Ruleset
+
+
+class Spades(Ruleset):
+    game_type = "spades"
+    option_specs = ()
+    record_fields = {}

@@ -1,0 +1,83 @@
+"""Thieving Stink: face cards won in tricks and the trump stack.
+
+Source: ``rules/sources/thieving-stink.txt``; rulings in RULINGS.md and docs/rules.md.
+
+Each face card (J, Q, K, A) won in a trick is worth 10 to its side; the side in control of the
+trump at the end of the hand scores 5 for every card in the trump stack. The stack starts with
+the four bid cards and gains one card per change of trump, so it holds 4 to 16 cards, and the
+face cards that are not in it were won in tricks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import PARTNERSHIPS, SEATS, GameState, HandScore, Option, Ruleset, require_choice, require_int
+from .errors import InvalidHand
+
+FACE_CARDS = 16  # J, Q, K and A of four suits
+STACK_MIN, STACK_MAX = 4, 16  # the four bid cards, plus at most one per trick for a change of trump
+FACE_CARD_POINTS = 10
+STACK_CARD_POINTS = 5
+
+
+class ThievingStink(Ruleset):
+    """Thieving Stink.
+
+    >>> rules = ThievingStink({})
+    >>> dict(rules.replay([{"face_cards": {"NS": 6, "EW": 7},
+    ...                     "trump_stack": {"holder": "E", "size": 7}}]).totals)
+    {'NS': 60, 'EW': 105}
+    """
+
+    game_type = "thieving_stink"
+    option_specs = (
+        Option("target", "int", 500, "Points a side needs to win, counted at the end of a hand.", minimum=1),
+    )
+    record_fields = {"face_cards": True, "trump_stack": True, "lead": False}
+
+    def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
+        face_cards = record["face_cards"]
+        if not isinstance(face_cards, Mapping) or set(face_cards) != set(PARTNERSHIPS):
+            raise InvalidHand(number, "face_cards", "face_cards needs a count for NS and for EW")
+        for side in PARTNERSHIPS:
+            require_int(number, face_cards[side], f"face_cards.{side}", 0, FACE_CARDS)
+
+        stack = record["trump_stack"]
+        if not isinstance(stack, Mapping) or set(stack) != {"holder", "size"}:
+            raise InvalidHand(number, "trump_stack", "trump_stack needs a holder (a seat) and a size")
+        require_choice(number, stack["holder"], "trump_stack.holder", SEATS)
+        size = require_int(number, stack["size"], "trump_stack.size", STACK_MIN, STACK_MAX)
+
+        won = face_cards["NS"] + face_cards["EW"]
+        if won > FACE_CARDS:
+            raise InvalidHand(
+                number, "face_cards", f"face cards add up to {won}; there are only {FACE_CARDS} in the deck"
+            )
+        if won < FACE_CARDS - size:
+            raise InvalidHand(
+                number,
+                "face_cards",
+                f"face cards add up to {won}, but a stack of {size} can hold at most {size} of the other "
+                f"{FACE_CARDS - won}; at least {FACE_CARDS - size} must have been won in tricks",
+            )
+        if "lead" in record:
+            require_choice(number, record["lead"], "lead", SEATS)
+
+    def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
+        holder_side = self.side_of(record["trump_stack"]["holder"])
+        size = record["trump_stack"]["size"]
+        delta = {side: FACE_CARD_POINTS * record["face_cards"][side] for side in PARTNERSHIPS}
+        delta[holder_side] += STACK_CARD_POINTS * size
+        return HandScore(
+            delta=delta,
+            details={
+                "trump_stack_holder": record["trump_stack"]["holder"],
+                "trump_stack_side": holder_side,
+                "trump_stack_size": size,
+            },
+        )
+
+    def winner(self, totals, record, state, scored) -> str | None:
+        return self.highest_at_target(totals)
