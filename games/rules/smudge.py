@@ -1,7 +1,236 @@
-from .base import Ruleset
+"""Smudge: bid for High, Low, Jack and Game; smudge is a bid of five that needs every trick.
+
+Source: ``rules/sources/smudge.txt``; rulings in RULINGS.md and docs/rules/smudge.md.
+
+Each of High, Low, Jack and Game is one point to the side that won it. A bidding side that
+takes at least its bid in points scores every point it took; otherwise it is set back by the
+bid. The defenders always score what they took. A smudge (a bid of five) is made only with all
+four points and all six tricks, and then scores 5. A side wins only at the end of a hand in
+which it bid and made its bid, with at least the target (21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import (
+    PARTNERSHIPS,
+    SEATS,
+    GameState,
+    HandScore,
+    Option,
+    Ruleset,
+    is_int,
+    other_side,
+    require_bool,
+    require_choice,
+)
+from .errors import InvalidHand
+
+SMUDGE = 5  # a bid of smudge is really a bid of five
+POINTS = ("high", "low", "jack", "game")
+
+# What a side that took all six tricks must also have taken, in the order a player checks them.
+ALL_TRICKS_MEANS = {
+    "high": "so it held High too (whoever holds the top trump wins the trick it is played to)",
+    "low": "so it took Low too",
+    "jack": "so it took the Jack too",
+    "game": "so it took Game too (every card counted for game was in its tricks)",
+}
 
 
 class Smudge(Ruleset):
+    """Smudge.
+
+    >>> rules = Smudge({})
+    >>> hand = {"bidder": "N", "bid": 2, "high": "NS", "low": "NS", "jack": "NS", "game": "NS",
+    ...         "all_tricks": False}
+    >>> dict(rules.replay([hand]).totals)
+    {'NS': 4, 'EW': 0}
+    """
+
     game_type = "smudge"
-    option_specs = ()
-    record_fields = {}
+    option_specs = (
+        Option("target", "int", 21, "Points a side needs to win, counted at the end of a hand.", minimum=1),
+        Option(
+            "low_goes_to",
+            "choice",
+            "captured",
+            "Who gets Low: the side that captured the lowest trump in a trick, or the side it was dealt to.",
+            choices=("captured", "dealt"),
+        ),
+        Option(
+            "win_rule",
+            "choice",
+            "bidder_must_make",
+            "Whether a side can only win on a hand where it bid and made its bid, "
+            "or wins as soon as it reaches the target.",
+            choices=("bidder_must_make", "first_to_target"),
+        ),
+        Option(
+            "dealer_can_steal",
+            "bool",
+            True,
+            "Whether the dealer, bidding last, may take the bid by bidding the same as the highest bid.",
+        ),
+        Option(
+            "dealer_can_steal_smudge",
+            "bool",
+            True,
+            "Whether the dealer may steal a bid of smudge too (only matters when the dealer can steal).",
+        ),
+    )
+    record_fields = {
+        "bidder": True,
+        "bid": True,
+        "high": True,
+        "low": True,
+        "jack": True,
+        "game": True,
+        "all_tricks": True,
+        "forced": False,
+        "stolen": False,
+    }
+
+    # --- checks ---------------------------------------------------------------------------------
+
+    def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
+        bidder = require_choice(number, record["bidder"], "bidder", SEATS)
+        bid = bid_value(number, record["bid"])
+        for name, label in (("high", "High"), ("low", "Low")):
+            if record[name] is None:
+                raise InvalidHand(
+                    number,
+                    name,
+                    f"{name} can't be empty: the pitched card is a trump, so one side always wins {label}; "
+                    f"{name} must be NS or EW",
+                )
+            require_choice(number, record[name], name, PARTNERSHIPS)
+        # null: the jack of trumps was not dealt, so nobody scores Jack
+        require_choice(number, record["jack"], "jack", PARTNERSHIPS, nullable=True)
+        # null: the game count was a tie, so nobody scores Game
+        require_choice(number, record["game"], "game", PARTNERSHIPS, nullable=True)
+        all_tricks = require_bool(number, record["all_tricks"], "all_tricks")
+        forced = require_bool(number, record.get("forced", False), "forced")
+        stolen = require_bool(number, record.get("stolen", False), "stolen")
+
+        if forced and stolen:
+            raise InvalidHand(
+                number,
+                "stolen",
+                "a bid can't be both forced and stolen: the dealer is forced to bid only when everyone "
+                "else passed, so there was no bid to steal",
+            )
+        if forced and bidder != dealer:
+            raise InvalidHand(
+                number,
+                "bidder",
+                f"a forced bid is the dealer's: {dealer} dealt this hand, so the bidder must be {dealer}, "
+                f"not {bidder}",
+            )
+        if stolen:
+            if bidder != dealer:
+                raise InvalidHand(
+                    number,
+                    "bidder",
+                    f"only the dealer can steal the bid: {dealer} dealt this hand, so the bidder must be "
+                    f"{dealer}, not {bidder}",
+                )
+            if not self.options["dealer_can_steal"]:
+                raise InvalidHand(
+                    number,
+                    "stolen",
+                    "this game is played without stealing: the dealer may not take the bid by bidding "
+                    "the same as the highest bid",
+                )
+            if bid == SMUDGE and not self.options["dealer_can_steal_smudge"]:
+                raise InvalidHand(
+                    number,
+                    "stolen",
+                    "in this game the dealer may not steal a smudge: to take the bid over a smudge "
+                    "there is nothing higher to bid",
+                )
+
+        if all_tricks:
+            bidding_side = self.side_of(bidder)
+            for point in POINTS:
+                if point == "low" and self.options["low_goes_to"] == "dealt":
+                    continue  # the lowest trump may have been dealt to the other side and lost to a trick
+                if point == "jack" and record["jack"] is None:
+                    continue  # not dealt, so nobody took it
+                if record[point] != bidding_side:
+                    went = "nobody (a tie)" if record[point] is None else record[point]
+                    raise InvalidHand(
+                        number,
+                        "all_tricks",
+                        f"the bidding side took all six tricks, {ALL_TRICKS_MEANS[point]}; "
+                        f"but {point} is recorded for {went}",
+                    )
+
+    # --- scoring --------------------------------------------------------------------------------
+
+    def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
+        """Each point is 1 to its side; a made bid scores the points taken, a set bid loses the bid.
+
+        A smudge scores 5 only with all four points and all six tricks; bidding 4 and taking
+        everything still scores 4.
+        """
+        bidding_side = self.side_of(record["bidder"])
+        defending_side = other_side(bidding_side)
+        bid = bid_value(0, record["bid"])
+        points = {side: 0 for side in PARTNERSHIPS}
+        for point in POINTS:
+            if record[point] is not None:
+                points[record[point]] += 1
+
+        smudge = bid == SMUDGE
+        if smudge:
+            made = points[bidding_side] == len(POINTS) and record["all_tricks"]
+        else:
+            made = points[bidding_side] >= bid
+        if made:
+            bidding_delta = SMUDGE if smudge else points[bidding_side]
+        else:
+            bidding_delta = -bid
+        delta = {bidding_side: bidding_delta, defending_side: points[defending_side]}
+        return HandScore(
+            delta=delta,
+            details={
+                "bidding_side": bidding_side,
+                "bid": bid,
+                "smudge": smudge,
+                "made": made,
+                "points": points,
+                "forced": record.get("forced", False),
+                "stolen": record.get("stolen", False),
+            },
+        )
+
+    def winner(
+        self, totals: Mapping[str, int], record: Mapping[str, Any], state: GameState, scored: HandScore
+    ) -> str | None:
+        """Under ``bidder_must_make`` only a bidding side that made its bid can win on a hand.
+
+        Under ``first_to_target`` any side at the target wins; if both are, the bidder goes out
+        first when it made its bid, otherwise the defenders win.
+        """
+        bidding_side = scored.details["bidding_side"]
+        made = scored.details["made"]
+        if self.options["win_rule"] == "bidder_must_make":
+            return bidding_side if made and totals[bidding_side] >= self.target else None
+        at_target = [side for side in PARTNERSHIPS if totals[side] >= self.target]
+        if not at_target:
+            return None
+        if len(at_target) == 1:
+            return at_target[0]
+        return bidding_side if made else other_side(bidding_side)
+
+
+def bid_value(number: int, value: Any) -> int:
+    """The bid as a number: 2, 3 or 4, and 5 for smudge (written ``5`` or ``"smudge"``)."""
+    if value == "smudge":
+        return SMUDGE
+    if is_int(value) and 2 <= value <= SMUDGE:
+        return value
+    raise InvalidHand(number, "bid", f"bid must be 2, 3, 4, 5 or smudge (a bid of five), not {value!r}")

@@ -1,7 +1,278 @@
-from .base import Ruleset
+"""Spades: each side contracts for tricks, with nil bids and bags.
+
+Source: ``rules/sources/spades.txt``; rulings in RULINGS.md and ``docs/rules/spades.md``.
+
+A side's contract is the sum of its partners' trick bids. Made (the side took at least that
+many tricks): 10 per trick bid and 1 per overtrick, and every overtrick is a bag; ten bags
+cost 100 points. Set: minus 10 per trick bid. A nil bidder promises to take no trick: +50
+if so, else -50 (blind nil, bid before looking at the cards: +100 / -100). Without
+partnerships every seat bids and scores alone by the same rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import SEATS, GameState, HandScore, Option, Ruleset, other_side, require_int, sole_highest
+from .errors import InvalidHand
+
+TRICKS = 13
+NIL, BLIND_NIL = "nil", "blind_nil"
+TRICK_POINTS = 10  # per trick bid, won when the contract is made and lost when it is set
+
+
+def bid_is_nil(bid: Any) -> bool:
+    """A bid of 0 is a nil bid (RULINGS: "A bid of 0 is nil")."""
+    return bid in (0, NIL, BLIND_NIL) and not isinstance(bid, bool)
 
 
 class Spades(Ruleset):
+    """Spades, for two partnerships (``NS``, ``EW``) or, with ``partnerships: false``, four players alone.
+
+    A hand record gives every seat's bid (0..13, ``"nil"`` or ``"blind_nil"``; 0 is nil) and the
+    tricks it took (adding up to 13). The extras hold ``bags`` per side after every hand.
+
+    ``details`` of a scored hand:
+
+    - ``sides``: per side ``{"contract", "tricks", "made", "overtricks", "bags", "bag_penalty"}``:
+      the tricks bid by its non-nil bidders, the tricks counted toward that contract, whether it
+      was made (a contract of 0, bid only by nils, counts as made), the tricks scored as
+      overtricks (including a failed nil's tricks scored as bags), the bags gained this hand and
+      the points lost to bags this hand.
+    - ``nils``: one ``{"seat", "blind", "made"}`` per nil bid, in seat order.
+    - ``bids_made``: per seat, ``True`` when its bid was made: a trick bid when its side's
+      contract was made, a nil when the nil bidder took no trick.
+
+    Examples from RULINGS.md: contract 7 taking 9 tricks scores 72 and 2 bags; contract 8 taking
+    6 scores -80; a nil made beside a partner's 4 made exactly scores 50 + 40.
+
+    >>> rules = Spades({})
+    >>> state = rules.replay([{"bids": {"N": "nil", "E": 5, "S": 4, "W": 3},
+    ...                        "tricks": {"N": 0, "E": 5, "S": 4, "W": 4}}])
+    >>> dict(state.totals), dict(state.extras["bags"])
+    ({'NS': 90, 'EW': 81}, {'NS': 0, 'EW': 1})
+    """
+
     game_type = "spades"
-    option_specs = ()
-    record_fields = {}
+    option_specs = (
+        Option("target", "int", 500, "Points a side needs to win, counted at the end of a hand.", minimum=1),
+        Option("nil_value", "int", 50, "Points won for a nil bid made, and lost for one that fails.", minimum=0),
+        Option(
+            "blind_nil_value", "int", 100,
+            "Points won for a blind nil made, and lost for one that fails.", minimum=0,
+        ),
+        Option(
+            "failed_nil_tricks", "choice", "count",
+            "What the tricks of a failed nil bidder do: count toward the partner's bid, score 1 point and a "
+            "bag each without counting toward the bid, or nothing.",
+            choices=("count", "bags_only", "ignore"),
+        ),
+        Option(
+            "bag_mode", "choice", "cycle",
+            "How overtricks score: 1 point and a bag each with a penalty every time a side collects the bag "
+            "limit, minus 1 point each with no bags, or 1 point each with no bags.",
+            choices=("cycle", "minus_one", "none"),
+        ),
+        Option("bag_limit", "int", 10, "How many bags a side collects before it pays the bag penalty.", minimum=1),
+        Option("bag_penalty", "int", 100, "Points a side loses each time it collects the bag limit.", minimum=1),
+        Option("blind_nil_allowed", "bool", True, "Whether a player may bid blind nil at all."),
+        Option(
+            "blind_nil_deficit", "int", 100,
+            "How many points a side must be behind before the hand for one of its players to bid blind nil "
+            "(0: at any score).", minimum=0,
+        ),
+        Option("allow_double_nil", "bool", False, "Whether both partners may bid nil in the same hand."),
+        Option(
+            "lose_at", "int", None,
+            "A score at or below which a side loses: the game then ends at the end of that hand and the "
+            "highest score wins (leave empty for no such limit).", nullable=True,
+        ),
+        Option("partnerships", "bool", True, "Whether partners sitting opposite score together; off, everyone "
+               "plays alone."),
+    )
+    record_fields = {"bids": True, "tricks": True}
+
+    # sides
+
+    @property
+    def partnerships(self) -> bool:
+        return self.options["partnerships"]
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return super().sides if self.partnerships else SEATS
+
+    def side_of(self, seat: str) -> str:
+        return super().side_of(seat) if self.partnerships else seat
+
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        return tuple(seat for seat in SEATS if self.side_of(seat) == side)
+
+    def initial_extras(self) -> dict[str, dict[str, int]]:
+        return {"bags": {side: 0 for side in self.sides}}
+
+    # checks
+
+    def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
+        bids = self.check_seats(number, record["bids"], "bids", "a bid")
+        for seat in SEATS:
+            bid = bids[seat]
+            if not (bid in (NIL, BLIND_NIL) or (isinstance(bid, int) and not isinstance(bid, bool)
+                                                and 0 <= bid <= TRICKS)):
+                raise InvalidHand(
+                    number, f"bids.{seat}",
+                    f"bids.{seat} must be a whole number from 0 to {TRICKS}, \"nil\" or \"blind_nil\", not {bid!r}",
+                )
+        tricks = self.check_seats(number, record["tricks"], "tricks", "the tricks taken")
+        for seat in SEATS:
+            require_int(number, tricks[seat], f"tricks.{seat}", 0, TRICKS)
+        taken = sum(tricks.values())
+        if taken != TRICKS:
+            raise InvalidHand(number, "tricks", f"tricks add up to {taken}; they must add up to {TRICKS}")
+
+        if self.partnerships and not self.options["allow_double_nil"]:
+            for side in self.sides:
+                first, second = self.seats_of(side)
+                if bid_is_nil(bids[first]) and bid_is_nil(bids[second]):
+                    raise InvalidHand(
+                        number, "bids",
+                        f"{first} and {second} both bid nil; one of partners must bid at least 1 trick "
+                        "(double nil is not allowed in this game)",
+                    )
+        for seat in SEATS:
+            if bids[seat] == BLIND_NIL:
+                self.check_blind_nil(number, seat, state)
+
+    @staticmethod
+    def check_seats(number: int, value: Any, field_name: str, what: str) -> Mapping[str, Any]:
+        """A mapping with exactly the four seats, or an :class:`InvalidHand` naming the seat at fault."""
+        seats = ", ".join(SEATS)
+        if not isinstance(value, Mapping):
+            raise InvalidHand(number, field_name, f"{field_name} must give {what} for each of {seats}")
+        for seat in SEATS:
+            if seat not in value:
+                raise InvalidHand(
+                    number, field_name, f"{field_name} has nothing for {seat}; give {what} for each of {seats}"
+                )
+        for key in value:
+            if key not in SEATS:
+                raise InvalidHand(number, field_name, f"{field_name} has an unknown seat {key!r}; seats are {seats}")
+        return value
+
+    def check_blind_nil(self, number: int, seat: str, state: GameState) -> None:
+        field_name = f"bids.{seat}"
+        if not self.partnerships:
+            raise InvalidHand(number, field_name, "blind nil is not allowed without partnerships")
+        if not self.options["blind_nil_allowed"]:
+            raise InvalidHand(number, field_name, "blind nil is not allowed in this game")
+        deficit = self.options["blind_nil_deficit"]
+        if deficit == 0:  # ruling: a deficit of 0 allows blind nil at any score, even when ahead
+            return
+        side = self.side_of(seat)
+        behind = state.totals[other_side(side)] - state.totals[side]
+        if behind < deficit:
+            if behind > 0:
+                standing = f"{side} is {behind} behind"
+            elif behind == 0:
+                standing = "the scores are level"
+            else:
+                standing = f"{side} is {-behind} ahead"
+            raise InvalidHand(
+                number, field_name, f"blind nil needs {side} to be at least {deficit} behind; {standing}"
+            )
+
+    # scoring
+
+    def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
+        bids, tricks = record["bids"], record["tricks"]
+        delta: dict[str, int] = {}
+        bags: dict[str, int] = {}
+        sides: dict[str, dict[str, Any]] = {}
+        nils: list[dict[str, Any]] = []
+        bids_made: dict[str, bool] = {}
+
+        for side in self.sides:
+            seats = self.seats_of(side)
+            nil_seats = [seat for seat in seats if bid_is_nil(bids[seat])]
+            bid_seats = [seat for seat in seats if seat not in nil_seats]
+            contract = sum(bids[seat] for seat in bid_seats)
+            counted, loose = self.counted_tricks(bid_seats, nil_seats, tricks)
+
+            made = counted >= contract
+            points = TRICK_POINTS * contract if made else -TRICK_POINTS * contract
+            overtricks = (counted - contract if made else 0) + loose
+
+            bags_gained = penalty = 0
+            bags_after = state.extras["bags"][side]
+            if self.options["bag_mode"] == "minus_one":
+                points -= overtricks
+            else:
+                points += overtricks
+            if self.options["bag_mode"] == "cycle":
+                bags_gained = overtricks
+                # Each time the side reaches the limit it pays the penalty and that many bags are
+                # removed; the rest carry. Floor division covers several cycles in one hand.
+                cycles, bags_after = divmod(bags_after + bags_gained, self.options["bag_limit"])
+                penalty = cycles * self.options["bag_penalty"]
+                points -= penalty
+
+            for seat in nil_seats:
+                blind = bids[seat] == BLIND_NIL
+                value = self.options["blind_nil_value" if blind else "nil_value"]
+                nil_made = tricks[seat] == 0
+                points += value if nil_made else -value
+                nils.append({"seat": seat, "blind": blind, "made": nil_made})
+                bids_made[seat] = nil_made
+            for seat in bid_seats:
+                bids_made[seat] = made
+
+            delta[side] = points
+            bags[side] = bags_after
+            sides[side] = {
+                "contract": contract,
+                "tricks": counted,
+                "made": made,
+                "overtricks": overtricks,
+                "bags": bags_gained,
+                "bag_penalty": penalty,
+            }
+
+        nils.sort(key=lambda nil: SEATS.index(nil["seat"]))
+        return HandScore(
+            delta=delta,
+            extras={"bags": bags},
+            details={"sides": sides, "nils": nils, "bids_made": {seat: bids_made[seat] for seat in SEATS}},
+        )
+
+    def counted_tricks(
+        self, bid_seats: list[str], nil_seats: list[str], tricks: Mapping[str, int]
+    ) -> tuple[int, int]:
+        """The side's tricks that count toward its contract, and the tricks scored only as overtricks.
+
+        A nil bidder's tricks are only ever the tricks of a failed nil.
+        """
+        bid_tricks = sum(tricks[seat] for seat in bid_seats)
+        nil_tricks = sum(tricks[seat] for seat in nil_seats)
+        mode = self.options["failed_nil_tricks"]
+        if not bid_seats:
+            # Double nil (RULINGS: "the side's contract is then 0; each nil scores alone; tricks become
+            # bags") is the specific rule, so it wins over failed_nil_tricks. Playing alone, a failed nil
+            # has no partner to count for: under "count" and "bags_only" each trick is an overtrick.
+            if self.partnerships or mode != "ignore":
+                return nil_tricks, 0
+            return 0, 0
+        if mode == "count":
+            return bid_tricks + nil_tricks, 0
+        if mode == "bags_only":
+            return bid_tricks, nil_tricks
+        return bid_tricks, 0
+
+    # the end
+
+    def winner(self, totals, record, state, scored) -> str | None:
+        """At the end of a hand, once a side reaches the target or falls to ``lose_at``, the sole highest wins."""
+        lose_at = self.options["lose_at"]
+        if max(totals.values()) >= self.target or (lose_at is not None and min(totals.values()) <= lose_at):
+            return sole_highest(totals)
+        return None

@@ -1,7 +1,149 @@
-from .base import Ruleset
+"""Trumps: a cross between Spades and Bridge, scored on one contract per hand.
+
+Source: ``rules/sources/trumps.txt``; rulings in RULINGS.md and docs/rules/trumps.md.
+
+The highest number bid names the contract: the declaring partnership needs at least that many
+tricks. Made, it scores the bid's value (a no trump contract counts as one bid higher, and 13 no
+trump is worth 150) plus 1 per overtrick. Set, the defenders score 5 per trick short. A double
+doubles the hand's result and a redouble quadruples it. Exactly one side scores on any hand, and
+the first side to reach the target (50) wins. Matches of three games are in :mod:`.trumps_match`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import (
+    SEATS,
+    GameState,
+    HandScore,
+    Option,
+    Ruleset,
+    other_side,
+    require_bool,
+    require_choice,
+    require_int,
+)
+from .errors import InvalidHand
+
+TRICKS = 13
+SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+NOTRUMP = "notrump"
+TRUMP_CHOICES: tuple[str, ...] = (*SUITS, NOTRUMP)
+
+# The source's table: a contract of this many tricks is worth this much when made.
+BID_VALUES: Mapping[int, int] = {
+    1: 1, 2: 1, 3: 1,
+    4: 2, 5: 2, 6: 2,
+    7: 5, 8: 10, 9: 15, 10: 20, 11: 30, 12: 50, 13: 100,
+}
+# "Or 150 points for a bid of 13 with no trumps": there is no bid of 14 to borrow a value from.
+GRAND_NOTRUMP_VALUE = 150
+SET_POINTS_PER_TRICK = 5
+
+
+def contract_value(bid: int, notrump: bool) -> int:
+    """What a made contract is worth before overtricks and doubling.
+
+    A no trump contract scores as if the bid were one higher; 13 no trump scores 150.
+
+    >>> contract_value(7, False), contract_value(7, True), contract_value(13, True)
+    (5, 10, 150)
+    """
+    if not notrump:
+        return BID_VALUES[bid]
+    return GRAND_NOTRUMP_VALUE if bid == TRICKS else BID_VALUES[bid + 1]
 
 
 class Trumps(Ruleset):
+    """Trumps.
+
+    >>> rules = Trumps({})
+    >>> state = rules.replay([{"declarer": "N", "bid": 7, "trump": "hearts",
+    ...                        "doubled": False, "redoubled": False, "tricks": 8}])
+    >>> dict(state.totals)
+    {'NS': 6, 'EW': 0}
+    """
+
     game_type = "trumps"
-    option_specs = ()
-    record_fields = {}
+    option_specs = (
+        Option("target", "int", 50, "Points a side needs to win the game, counted at the end of a hand.", minimum=1),
+        Option(
+            "double_scope",
+            "choice",
+            "all",
+            "What a double or redouble multiplies: the whole result of the hand (all), "
+            "or only the contract's value (contract_only).",
+            choices=("all", "contract_only"),
+        ),
+        Option(
+            "match_tiebreak",
+            "choice",
+            "none",
+            "How a match tie on total points is settled: players with equal totals share the win (none), "
+            "or the one who won more games wins (games_won).",
+            choices=("none", "games_won"),
+        ),
+    )
+    record_fields = {
+        "declarer": True,
+        "bid": True,
+        "trump": True,
+        "doubled": True,
+        "redoubled": True,
+        "tricks": True,
+    }
+
+    def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
+        require_choice(number, record["declarer"], "declarer", SEATS)
+        require_int(number, record["bid"], "bid", 1, TRICKS)
+        require_choice(number, record["trump"], "trump", TRUMP_CHOICES)
+        doubled = require_bool(number, record["doubled"], "doubled")
+        redoubled = require_bool(number, record["redoubled"], "redoubled")
+        if redoubled and not doubled:
+            raise InvalidHand(number, "redoubled", "a hand can only be redoubled after a double")
+        require_int(number, record["tricks"], "tricks", 0, TRICKS)
+
+    def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
+        declaring_side = self.side_of(record["declarer"])
+        bid, tricks = record["bid"], record["tricks"]
+        notrump = record["trump"] == NOTRUMP
+        value = contract_value(bid, notrump)
+        multiplier = 4 if record["redoubled"] else 2 if record["doubled"] else 1
+        # Under "contract_only" a double raises the stake on the contract alone; overtricks
+        # and the set penalty stay at face value.
+        whole_hand = self.options["double_scope"] == "all"
+
+        made = tricks >= bid
+        overtricks = tricks - bid if made else 0
+        short = 0 if made else bid - tricks
+        if made:
+            scoring_side = declaring_side
+            points = (value + overtricks) * multiplier if whole_hand else value * multiplier + overtricks
+        else:
+            scoring_side = other_side(declaring_side)
+            penalty = SET_POINTS_PER_TRICK * short
+            points = penalty * multiplier if whole_hand else penalty
+        return HandScore(
+            delta={scoring_side: points},
+            details={
+                "declaring_side": declaring_side,
+                "contract_value": value,
+                "made": made,
+                "overtricks": overtricks,
+                "short": short,
+                "multiplier": multiplier,
+                "doubled": record["doubled"],
+                "redoubled": record["redoubled"],
+                "notrump": notrump,
+            },
+        )
+
+    def winner(self, totals, record, state, scored) -> str | None:
+        # Only one side scores on a hand, and it always scores something, so the first side to
+        # reach the target is the side that just scored: there can be no tie.
+        reached = [side for side in self.sides if totals[side] >= self.target and scored.delta.get(side, 0)]
+        if reached:
+            return reached[0]
+        return self.highest_at_target(totals)

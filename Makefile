@@ -1,0 +1,35 @@
+# Scorekeeper. `make run` serves the site on http://127.0.0.1:8000/; `make test` runs every test.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint worker bench serve-prod clean
+
+install: $(STAMP)
+
+# Reinstall only when the declared dependencies change.
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Scorekeeper needs Python 3.11 ($(PYTHON) not found)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+run: install
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py load_demo --if-empty
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+worker: install
+	$(BIN)/celery -A scorekeeper worker --loglevel=info
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles

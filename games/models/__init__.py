@@ -1,0 +1,29 @@
+"""Scorekeeper's tables: play (players, leagues, games, hands, history) and standings."""
+
+from .play import (
+    GAME_TYPE_CHOICES,
+    GAME_TYPE_NAMES,
+    SEAT_CHOICES,
+    Game,
+    Hand,
+    HandRevision,
+    IdempotencyRecord,
+    League,
+    Match,
+    Membership,
+    Player,
+)
+
+__all__ = [
+    "GAME_TYPE_CHOICES",
+    "GAME_TYPE_NAMES",
+    "SEAT_CHOICES",
+    "Game",
+    "Hand",
+    "HandRevision",
+    "IdempotencyRecord",
+    "League",
+    "Match",
+    "Membership",
+    "Player",
+]

@@ -1,0 +1,241 @@
+"""What Scorekeeper remembers: players, leagues, games, hands and their history.
+
+Models hold data and constraints. Rules live in ``games/rules``; writes go through
+``games/services``; nothing here scores or decides.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games.rules import GAME_TYPES, SEATS
+
+GAME_TYPE_CHOICES = [
+    ("spades", "Spades"),
+    ("smudge", "Smudge"),
+    ("trumps", "Trumps"),
+    ("thieving_stink", "Thieving Stink"),
+]
+assert tuple(code for code, _ in GAME_TYPE_CHOICES) == GAME_TYPES
+GAME_TYPE_NAMES = dict(GAME_TYPE_CHOICES)
+SEAT_CHOICES = [(seat, seat) for seat in SEATS]
+
+
+class Player(models.Model):
+    """Someone who sits at a table. Players need no account; one may be linked to a user."""
+
+    name = models.CharField(max_length=80)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class League(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    is_public = models.BooleanField(default=True, help_text="Public leagues can be read by anyone.")
+    # Default house rules per game type, e.g. {"spades": {"target": 300}}; checked by the engine.
+    default_options = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        SCOREKEEPER = "scorekeeper", "Scorekeeper"
+        MEMBER = "member", "Member"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="one_membership_per_user")]
+        ordering = ["league", "role", "user"]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) in {self.league}"
+
+
+class Match(models.Model):
+    """A Trumps match: three games, partners rotating so that everyone partners everyone once."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES, default="trumps")
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.PROTECT, related_name="matches")
+    # Game 1's seating, {"N": player_id, ...}; games 2 and 3 follow from it.
+    seating = models.JSONField()
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    # {player_id (as text): total}; winners is a list of player ids.
+    player_totals = models.JSONField(default=dict, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"Trumps match #{self.pk}"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.PROTECT, related_name="games")
+    north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    west = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # Every option with its default filled in, so a game keeps its rules if defaults change later.
+    options = models.JSONField()
+    rules_version = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True)
+    winner = models.CharField(max_length=2, blank=True, default="")
+    # Cached from the stored hands (verify_games checks them against a fresh replay).
+    totals = models.JSONField(default=dict)
+    extras = models.JSONField(default=dict, blank=True)
+    hand_count = models.PositiveIntegerField(default=0)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="games")
+    match_game_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # For a casual game, users besides the creator who may keep score.
+    scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scored_games")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    started_at = models.DateTimeField(default=timezone.now, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "match_game_number"], name="one_game_per_match_slot"),
+        ]
+        indexes = [models.Index(fields=["league", "game_type", "status"])]
+
+    def __str__(self) -> str:
+        return f"{GAME_TYPE_NAMES.get(self.game_type, self.game_type)} #{self.pk}"
+
+    SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+    @property
+    def seats(self) -> dict[str, Player]:
+        return {seat: getattr(self, name) for seat, name in self.SEAT_FIELDS.items()}
+
+    @property
+    def seat_ids(self) -> dict[str, int]:
+        return {seat: getattr(self, f"{name}_id") for seat, name in self.SEAT_FIELDS.items()}
+
+    @property
+    def first_dealer(self) -> str:
+        return self.options.get("first_dealer", "N")
+
+    @property
+    def game_type_name(self) -> str:
+        return GAME_TYPE_NAMES.get(self.game_type, self.game_type)
+
+
+class Hand(models.Model):
+    """One hand as the scorekeeper entered it, and as the engine scored it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    record = models.JSONField()
+    dealer = models.CharField(max_length=1, choices=SEAT_CHOICES)
+    delta = models.JSONField()
+    totals = models.JSONField()
+    extras = models.JSONField(default=dict, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number")]
+
+    def __str__(self) -> str:
+        return f"{self.game} hand {self.number}"
+
+
+class HandRevision(models.Model):
+    """A correction or an undo: the record before the change, who made it, when and why."""
+
+    class Action(models.TextChoices):
+        CORRECT = "correct", "Correction"
+        UNDO = "undo", "Undo"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    previous_record = models.JSONField()
+    new_record = models.JSONField(null=True, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        ordering = ["game", "number", "changed_at", "id"]
+        indexes = [models.Index(fields=["game", "number"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} of {self.game} hand {self.number}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first result of a hand submission, so a retried request gets it back instead of a second hand."""
+
+    class State(models.TextChoices):
+        IN_FLIGHT = "in_flight", "In flight"
+        DONE = "done", "Done"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    request_hash = models.CharField(max_length=64)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.IN_FLIGHT)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game", "key"], name="one_result_per_key")]

@@ -1,0 +1,121 @@
+"""Starting and abandoning games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import policy
+from games.errors import GameClosed, InvalidInput, NotAllowed
+from games.models import Game, League, Match, Player
+from games.rules import RULES_VERSION, SEATS, Ruleset, get_ruleset, next_seat, ruleset_class
+
+
+def ruleset_for(game: Game) -> Ruleset:
+    return get_ruleset(game.game_type, game.options)
+
+
+def game_snapshot(game: Game) -> dict[str, Any]:
+    """The game as it stands, in the shape every door shows (also carried by conflict errors)."""
+    snapshot: dict[str, Any] = {
+        "game": game.pk,
+        "status": str(game.status),
+        "hand_count": game.hand_count,
+        "totals": dict(game.totals),
+        "winner": game.winner or None,
+        "next_dealer": next_seat(game.first_dealer, game.hand_count),
+    }
+    for name, values in (game.extras or {}).items():
+        snapshot[name] = dict(values)
+    return snapshot
+
+
+def league_options(league: League | None, game_type: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A league's house rules for the game type, overridden by the options given for this game."""
+    merged = dict((league.default_options or {}).get(game_type, {})) if league else {}
+    merged.update(options or {})
+    return merged
+
+
+def seat_players(seats: Mapping[str, Any]) -> dict[str, Player]:
+    """The four players by seat; each seat filled, by four different existing players."""
+    if not isinstance(seats, Mapping) or set(seats) != set(SEATS):
+        raise InvalidInput("seats needs a player for each of N, E, S and W", field="seats")
+    ids = {}
+    for seat in SEATS:
+        value = seats[seat]
+        pk = value.pk if isinstance(value, Player) else value
+        if isinstance(pk, bool) or not isinstance(pk, int):
+            raise InvalidInput(f"seat {seat} must be a player id", field=f"seats.{seat}")
+        ids[seat] = pk
+    if len(set(ids.values())) != 4:
+        raise InvalidInput("a player can sit in only one seat", field="seats")
+    players = Player.objects.in_bulk(list(ids.values()))
+    for seat, pk in ids.items():
+        if pk not in players:
+            raise InvalidInput(f"there is no player {pk} (seat {seat})", field=f"seats.{seat}")
+    return {seat: players[pk] for seat, pk in ids.items()}
+
+
+@transaction.atomic
+def game_start(
+    *,
+    game_type: str,
+    seats: Mapping[str, Any],
+    by,
+    league: League | None = None,
+    options: Mapping[str, Any] | None = None,
+    first_dealer: str | None = None,
+    match: Match | None = None,
+    match_game_number: int | None = None,
+) -> Game:
+    """Start a game: the engine checks the options and fills in every default."""
+    if not policy.can_start_game(by, league):
+        raise NotAllowed("only the league's owners and scorekeepers can start its games")
+    chosen = league_options(league, game_type, options)
+    if first_dealer is not None:
+        chosen["first_dealer"] = first_dealer
+    return new_game(
+        game_type=game_type, players=seat_players(seats), by=by, league=league, options=chosen,
+        match=match, match_game_number=match_game_number,
+    )
+
+
+def new_game(*, game_type, players: Mapping[str, Player], by, league, options, match=None,
+             match_game_number=None) -> Game:
+    """Create the game row with its options complete and its totals at zero (no permission check)."""
+    ruleset = ruleset_class(game_type)(options)
+    state = ruleset.initial_state()
+    return Game.objects.create(
+        game_type=game_type,
+        league=league,
+        north=players["N"],
+        east=players["E"],
+        south=players["S"],
+        west=players["W"],
+        options=dict(ruleset.options),
+        rules_version=RULES_VERSION,
+        totals=dict(state.totals),
+        extras={name: dict(values) for name, values in state.extras.items()},
+        match=match,
+        match_game_number=match_game_number,
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
+
+
+@transaction.atomic
+def game_abandon(*, game: Game, by) -> Game:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if not policy.can_score_game(by, game):
+        raise NotAllowed("you cannot keep score in this game")
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameClosed(f"the game is already {game.get_status_display().lower()}")
+    game.status = Game.Status.ABANDONED
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "finished_at", "updated_at"])
+    if game.match_id:
+        Match.objects.filter(pk=game.match_id).update(status=Match.Status.ABANDONED, finished_at=timezone.now())
+    return game

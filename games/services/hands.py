@@ -1,0 +1,312 @@
+"""Recording, correcting and undoing hands.
+
+A hand is checked and scored by the rules engine against the game so far, then stored in
+one transaction with the game row locked, so two phones entering the same hand can never
+both succeed. Cached totals on the game always equal a replay of its stored hands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import events, policy
+from games.errors import (
+    GameClosed,
+    HandConflict,
+    IdempotencyInFlight,
+    IdempotencyMismatch,
+    InvalidInput,
+    NotAllowed,
+)
+from games.models import Game, Hand, HandRevision, IdempotencyRecord
+from games.rules import GameState, InvalidHand
+
+from .games import game_snapshot, ruleset_for
+from .matches import match_refresh
+
+# A claim on an idempotency key older than this is taken to be from a request that died.
+STALE_CLAIM = timedelta(seconds=30)
+APPEND_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What recording a hand gave: the response every door shows, and the rows when not a replay."""
+
+    payload: dict[str, Any]
+    hand: Hand | None = None
+    game: Game | None = None
+    replayed: bool = False
+
+
+def plain(value: Any) -> Any:
+    """Engine values (read-only mappings, tuples) as plain JSON-ready data."""
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+def hand_payload(hand: Hand, game: Game) -> dict[str, Any]:
+    """The hand and the game after it: the body of a 201 and of every idempotent replay."""
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "delta": dict(hand.delta),
+        **{key: value for key, value in game_snapshot(game).items() if key != "hand_count"},
+    }
+
+
+def request_hash(record: Any, expected_number: int | None) -> str:
+    canonical = json.dumps({"record": record, "expected_number": expected_number}, sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def apply_state(game: Game, state: GameState) -> None:
+    """Copy a state's totals, status and winner onto the game row (the caller saves it)."""
+    game.totals = plain(state.totals)
+    game.extras = plain(state.extras)
+    game.hand_count = state.hands_played
+    if state.finished:
+        if game.status != Game.Status.FINISHED:
+            game.finished_at = timezone.now()
+        game.status = Game.Status.FINISHED
+        game.winner = state.winner or ""
+    else:
+        game.status = Game.Status.IN_PROGRESS
+        game.winner = ""
+        game.finished_at = None
+
+
+GAME_STATE_FIELDS = ["totals", "extras", "hand_count", "status", "winner", "finished_at", "updated_at"]
+
+
+def lock_game(game: Game, by) -> Game:
+    locked = Game.objects.select_for_update().select_related("league").get(pk=game.pk)
+    if not policy.can_score_game(by, locked):
+        raise NotAllowed("you cannot keep score in this game")
+    if locked.status == Game.Status.ABANDONED:
+        raise GameClosed("the game was abandoned; it cannot be changed")
+    return locked
+
+
+def state_of(game: Game) -> GameState:
+    return ruleset_for(game).resume(
+        totals=game.totals,
+        extras=game.extras,
+        hands_played=game.hand_count,
+        finished=game.status == Game.Status.FINISHED,
+        winner=game.winner or None,
+    )
+
+
+# --- recording -------------------------------------------------------------------------------------
+
+
+def hand_record(
+    *,
+    game: Game,
+    record: Mapping[str, Any],
+    by,
+    expected_number: int | None = None,
+    idempotency_key: str | None = None,
+) -> HandResult:
+    """Record the next hand of ``game``.
+
+    ``expected_number``: the number the scorekeeper's screen expects this hand to get; if another
+    hand got there first, :class:`HandConflict` carries the game as it now stands.
+    ``idempotency_key``: a retry with the same key and the same hand gets the first result and
+    stores nothing; the same key with a different hand is refused.
+    """
+    if idempotency_key:
+        claim_hash = request_hash(record, expected_number)
+        stored = claim_idempotency_key(game=game, by=by, key=idempotency_key, claim_hash=claim_hash)
+        if stored is not None:
+            return HandResult(payload=stored, replayed=True)
+    try:
+        result = append_hand(game=game, record=record, by=by, expected_number=expected_number,
+                             idempotency_key=idempotency_key)
+    except BaseException:
+        if idempotency_key:
+            # The hand was not stored: free the key so the same request can be tried again.
+            IdempotencyRecord.objects.filter(
+                user=by, game=game, key=idempotency_key, state=IdempotencyRecord.State.IN_FLIGHT
+            ).delete()
+        raise
+    return result
+
+
+def claim_idempotency_key(*, game: Game, by, key: str, claim_hash: str) -> dict[str, Any] | None:
+    """Claim ``key`` for this request, or return the stored result of the request that used it first."""
+    with transaction.atomic():
+        claim, created = IdempotencyRecord.objects.get_or_create(
+            user=by, game=game, key=key, defaults={"request_hash": claim_hash}
+        )
+    if created:
+        return None
+    if claim.request_hash != claim_hash:
+        raise IdempotencyMismatch(
+            "this idempotency key was already used for a different hand", field="idempotency_key"
+        )
+    if claim.state == IdempotencyRecord.State.DONE:
+        return claim.result
+    now = timezone.now()
+    if now - claim.created_at < STALE_CLAIM:
+        raise IdempotencyInFlight("the first request with this idempotency key is still being recorded")
+    # The first request died without finishing; take the claim over, unless another retry just did.
+    taken = IdempotencyRecord.objects.filter(pk=claim.pk, created_at=claim.created_at).update(created_at=now)
+    if not taken:
+        raise IdempotencyInFlight("the first request with this idempotency key is still being recorded")
+    return None
+
+
+def append_hand(*, game, record, by, expected_number, idempotency_key) -> HandResult:
+    for attempt in range(APPEND_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return append_hand_once(game=game, record=record, by=by, expected_number=expected_number,
+                                        idempotency_key=idempotency_key)
+        except IntegrityError:
+            # Only possible where the row lock is not enforced (SQLite without IMMEDIATE transactions):
+            # another hand took this number. The unique constraint kept the table right; try again.
+            if attempt == APPEND_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def append_hand_once(*, game, record, by, expected_number, idempotency_key) -> HandResult:
+    locked = lock_game(game, by)
+    if expected_number is not None and expected_number != locked.hand_count + 1:
+        raise HandConflict(
+            f"hand {expected_number} was expected, but the game has {locked.hand_count} hands; "
+            f"the next is hand {locked.hand_count + 1}",
+            state=game_snapshot(locked),
+        )
+    state = ruleset_for(locked).play(state_of(locked), record)
+    scored = state.hands[-1]
+    hand = Hand.objects.create(
+        game=locked,
+        number=scored.number,
+        record=plain(record),
+        dealer=scored.dealer,
+        delta=plain(scored.delta),
+        totals=plain(scored.totals),
+        extras=plain(scored.extras),
+        details=plain(scored.details),
+        entered_by=by,
+    )
+    was_finished = locked.status == Game.Status.FINISHED
+    apply_state(locked, state)
+    locked.save(update_fields=GAME_STATE_FIELDS)
+    if state.finished and locked.match_id:
+        match_refresh(match=locked.match)
+    payload = hand_payload(hand, locked)
+    if idempotency_key:
+        IdempotencyRecord.objects.filter(user=by, game=locked, key=idempotency_key).update(
+            state=IdempotencyRecord.State.DONE, result=payload
+        )
+    if state.finished != was_finished:
+        events.game_result_changed(locked)
+    return HandResult(payload=payload, hand=hand, game=locked)
+
+
+# --- corrections -----------------------------------------------------------------------------------
+
+
+def guard_match_order(game: Game, finished_after: bool, winner_after: str) -> None:
+    """A match game whose next game has begun must stay finished with the same winner."""
+    if not game.match_id or game.status != Game.Status.FINISHED:
+        return
+    if finished_after and winner_after == game.winner:
+        return
+    if Game.objects.filter(match_id=game.match_id, match_game_number__gt=game.match_game_number).exists():
+        raise GameClosed(
+            f"game {game.match_game_number + 1} of this match has begun, so this game's result "
+            "can no longer change who won it"
+        )
+
+
+@transaction.atomic
+def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str = "") -> Game:
+    """Correct hand ``number`` and re-score it and every hand after it.
+
+    Refused, changing nothing, if the correction would make a later hand invalid (a blind nil no
+    longer allowed, a hand played after the game would now have been won).
+    """
+    locked = lock_game(game, by)
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= locked.hand_count:
+        raise InvalidInput(f"there is no hand {number} in this game", field="number")
+    hands = list(Hand.objects.filter(game=locked, number__gte=number - 1).order_by("number"))
+    before = hands[0] if number > 1 else None
+    changed = hands[1:] if number > 1 else hands
+    ruleset = ruleset_for(locked)
+    start = ruleset.initial_state() if before is None else ruleset.resume(
+        totals=before.totals, extras=before.extras, hands_played=before.number
+    )
+    try:
+        state = ruleset.replay([record, *(hand.record for hand in changed[1:])], start=start)
+    except InvalidHand as error:
+        if error.number == number:
+            raise
+        raise InvalidHand(
+            error.number, error.field, f"this correction would make hand {error.number} invalid: {error.message}"
+        ) from None
+    guard_match_order(locked, state.finished, state.winner or "")
+
+    previous_record = changed[0].record
+    changed[0].record = plain(record)
+    for hand, scored in zip(changed, state.hands, strict=True):
+        hand.delta = plain(scored.delta)
+        hand.totals = plain(scored.totals)
+        hand.extras = plain(scored.extras)
+        hand.details = plain(scored.details)
+        hand.updated_at = timezone.now()
+    Hand.objects.bulk_update(changed, ["record", "delta", "totals", "extras", "details", "updated_at"])
+    HandRevision.objects.create(
+        game=locked, number=number, action=HandRevision.Action.CORRECT,
+        previous_record=previous_record, new_record=plain(record), changed_by=by, reason=reason or "",
+    )
+    settle(locked, state)
+    return locked
+
+
+@transaction.atomic
+def hand_undo(*, game: Game, by, reason: str = "") -> Game:
+    """Take back the last hand; its record is kept in the revision history."""
+    locked = lock_game(game, by)
+    if locked.hand_count == 0:
+        raise InvalidInput("there is no hand to undo", field="number")
+    guard_match_order(locked, False, "")
+    last = Hand.objects.get(game=locked, number=locked.hand_count)
+    before = Hand.objects.filter(game=locked, number=locked.hand_count - 1).first()
+    ruleset = ruleset_for(locked)
+    state = ruleset.initial_state() if before is None else ruleset.resume(
+        totals=before.totals, extras=before.extras, hands_played=before.number
+    )
+    HandRevision.objects.create(
+        game=locked, number=last.number, action=HandRevision.Action.UNDO,
+        previous_record=last.record, new_record=None, changed_by=by, reason=reason or "",
+    )
+    last.delete()
+    settle(locked, state)
+    return locked
+
+
+def settle(game: Game, state: GameState) -> None:
+    """Store a re-scored state on the game and tell whoever follows results that it changed."""
+    was = (game.status, game.winner, dict(game.totals))
+    apply_state(game, state)
+    game.save(update_fields=GAME_STATE_FIELDS)
+    if game.match_id:
+        match_refresh(match=game.match)
+    if Game.Status.FINISHED in (was[0], game.status) and was != (game.status, game.winner, game.totals):
+        events.game_result_changed(game)

@@ -1,0 +1,78 @@
+"""Trumps matches: three games with rotating partners, and each player's match total."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import policy
+from games.errors import NotAllowed
+from games.models import Game, League, Match
+from games.rules.trumps_match import match_result, match_seatings
+
+from .games import league_options, new_game, seat_players
+
+MATCH_GAMES = 3
+
+
+@transaction.atomic
+def match_start(
+    *,
+    seats: Mapping[str, Any],
+    by,
+    league: League | None = None,
+    first_dealer: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Match:
+    """Start a Trumps match: game 1 with the seating given; games 2 and 3 follow as each finishes."""
+    if not policy.can_start_game(by, league):
+        raise NotAllowed("only the league's owners and scorekeepers can start its games")
+    players = seat_players(seats)
+    chosen = league_options(league, "trumps", options)
+    if first_dealer is not None:
+        chosen["first_dealer"] = first_dealer
+    match = Match.objects.create(
+        league=league,
+        seating={seat: player.pk for seat, player in players.items()},
+        options={},
+        created_by=by if by.is_authenticated else None,
+    )
+    game = new_game(game_type="trumps", players=players, by=by, league=league, options=chosen,
+                    match=match, match_game_number=1)
+    match.options = game.options
+    match.save(update_fields=["options"])
+    return match
+
+
+def match_refresh(*, match: Match) -> Match:
+    """Bring a match up to date with its games: start the next game, recount totals, finish it.
+
+    Called inside the transaction that changed one of its games.
+    """
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    games = list(match.games.select_related("north", "east", "south", "west").order_by("match_game_number"))
+    seatings = match_seatings({seat: int(pk) for seat, pk in match.seating.items()},
+                              match.options.get("first_dealer", "N"))
+    finished = [game for game in games if game.status == Game.Status.FINISHED]
+    if match.status == Match.Status.IN_PROGRESS and len(finished) == len(games) < MATCH_GAMES:
+        from games.models import Player
+
+        seating = seatings[len(games)]
+        players = Player.objects.in_bulk(list(seating.values()))
+        games.append(new_game(
+            game_type="trumps", players={seat: players[pk] for seat, pk in seating.items()},
+            by=games[-1].created_by, league=match.league, options=match.options,
+            match=match, match_game_number=len(games) + 1,
+        ))
+    result = match_result(seatings[: len(finished)], [game.totals for game in finished], match.options)
+    match.player_totals = {str(player): total for player, total in result.player_totals.items()}
+    match.winners = list(result.winners)
+    if match.status != Match.Status.ABANDONED:
+        done = len(finished) == MATCH_GAMES
+        match.status = Match.Status.FINISHED if done else Match.Status.IN_PROGRESS
+        match.finished_at = (match.finished_at or timezone.now()) if done else None
+    match.save(update_fields=["player_totals", "winners", "status", "finished_at"])
+    return match
