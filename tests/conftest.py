@@ -36,3 +36,74 @@ def postgres():
 def redis_url():
     need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
     return settings.REDIS_URL
+
+
+# --- named actors and a league to act in ----------------------------------------------------------
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str, password: str = "a-long-table-password"):
+        return django_user_model.objects.create_user(username=username, password=password)
+
+    return make
+
+
+@pytest.fixture
+def owner(make_user):
+    return make_user("owner")
+
+
+@pytest.fixture
+def league(owner):
+    from games.services import league_create
+
+    return league_create(name="Thursday Club", by=owner)
+
+
+@pytest.fixture
+def scorekeeper(make_user, league, owner):
+    from games.services import league_set_member
+
+    user = make_user("scorekeeper")
+    league_set_member(league=league, user=user, role="scorekeeper", by=owner)
+    return user
+
+
+@pytest.fixture
+def member(make_user, league, owner):
+    from games.services import league_set_member
+
+    user = make_user("member")
+    league_set_member(league=league, user=user, role="member", by=owner)
+    return user
+
+
+@pytest.fixture
+def stranger(make_user):
+    return make_user("stranger")
+
+
+@pytest.fixture
+def players(owner):
+    """Four players, seated N, E, S, W in this order by ``seats``."""
+    from games.services import player_create
+
+    return [player_create(name=name, by=owner) for name in ("Ann", "Ben", "Cat", "Dan")]
+
+
+@pytest.fixture
+def seats(players):
+    return {seat: player.pk for seat, player in zip("NESW", players, strict=True)}
+
+
+@pytest.fixture
+def start_game(league, owner, seats):
+    """Start a league game: ``start_game("spades", target=200)``."""
+    from games.services import game_start
+
+    def start(game_type: str, *, by=None, in_league=True, **options):
+        return game_start(game_type=game_type, seats=seats, by=by or owner,
+                          league=league if in_league else None, options=options)
+
+    return start

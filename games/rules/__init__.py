@@ -8,7 +8,7 @@ and the pages all score with the same code, and it can be used on its own:
 >>> state = rules.replay([{"bids": {"N": 3, "E": 4, "S": 4, "W": 2},
 ...                        "tricks": {"N": 4, "E": 4, "S": 3, "W": 2}}])
 >>> dict(state.totals)
-{'NS': 71, 'EW': 60}
+{'NS': 70, 'EW': 60}
 """
 
 from __future__ import annotations

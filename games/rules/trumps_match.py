@@ -100,9 +100,10 @@ def match_result(
 ) -> MatchResult:
     """Each player's match total and games won, and the match winners once three games are in.
 
-    ``seatings`` are the three seatings from :func:`match_seatings`; ``game_totals`` the final
-    ``{"NS": ..., "EW": ...}`` totals of each game played so far, in order (fewer than three
-    gives the running totals of a match in progress). ``options`` are the games' Trumps options:
+    ``seatings`` are the seatings from :func:`match_seatings` (all three, or at least one per game
+    given); ``game_totals`` the final ``{"NS": ..., "EW": ...}`` totals of each game played so far,
+    in order (fewer than three gives the running totals of a match in progress; with no seatings at
+    all there is nobody to total yet). ``options`` are the games' Trumps options:
     ``target`` decides who won each game, ``match_tiebreak`` settles equal match totals.
 
     A player's total is the sum of their side's final totals (overshoot past the target counts).
@@ -116,15 +117,16 @@ def match_result(
     ({1: 123, 2: 90, 3: 147, 4: 136}, (3,))
     """
     options = Trumps.complete_options(options or {})
-    if isinstance(seatings, Mapping) or len(seatings) != GAMES_IN_MATCH:
-        raise RulesError("seatings", f"a match has {GAMES_IN_MATCH} seatings, one per game")
+    if isinstance(seatings, Mapping) or len(seatings) > GAMES_IN_MATCH:
+        raise RulesError("seatings", f"a match has at most {GAMES_IN_MATCH} seatings, one per game")
     checked = [check_seating(seating, f"seatings.{index}") for index, seating in enumerate(seatings, 1)]
-    players = list(checked[0].values())
+    players = list(checked[0].values()) if checked else []
     for index, seating in enumerate(checked[1:], 2):
         if set(seating.values()) != set(players):
             raise RulesError(f"seatings.{index}", "every game of a match seats the same four players")
-    if isinstance(game_totals, Mapping) or len(game_totals) > GAMES_IN_MATCH:
-        raise RulesError("game_totals", f"a match has at most {GAMES_IN_MATCH} games")
+    if isinstance(game_totals, Mapping) or len(game_totals) > len(checked):
+        raise RulesError("game_totals", f"{len(game_totals)} games given but only {len(checked)} seatings; "
+                                        "each game needs its seating")
 
     player_totals = dict.fromkeys(players, 0)
     games_won = dict.fromkeys(players, 0)

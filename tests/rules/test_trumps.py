@@ -201,7 +201,7 @@ def test_every_field_is_required(missing):
     assert (refused.value.field, refused.value.message) == (missing, f"{missing} is missing")
 
 
-def test_dealer_note_are_accepted():
+def test_dealer_and_note_are_accepted():
     state = Trumps({"first_dealer": "W"}).replay([hand(dealer="W", note="close one")])
     assert state.next_dealer == "N"
 

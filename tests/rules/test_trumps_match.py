@@ -140,6 +140,14 @@ def test_partial_match_gives_running_totals_and_no_winner():
     assert match_result(SEATINGS, []).player_totals == {1: 0, 2: 0, 3: 0, 4: 0}
 
 
+def test_partial_match_accepts_only_the_seatings_played_so_far():
+    # The match service passes one seating per finished game.
+    result = match_result(SEATINGS[:2], [{"NS": 52, "EW": 30}, {"NS": 20, "EW": 55}])
+    assert result.player_totals == {1: 72, 2: 50, 3: 107, 4: 85}
+    assert result.winners == ()
+    assert match_result((), []).player_totals == {}
+
+
 def test_a_game_in_progress_has_no_winner_yet():
     result = match_result(SEATINGS, [{"NS": 52, "EW": 30}, {"NS": 20, "EW": 35}])
     assert result.game_winners == ("NS", None)
@@ -168,7 +176,8 @@ def test_result_is_frozen_and_serialisable():
 @pytest.mark.parametrize(
     ("seatings", "totals", "field"),
     [
-        (SEATINGS[:2], [], "seatings"),
+        ((*SEATINGS, SEATINGS[0]), [], "seatings"),
+        (SEATINGS[:1], [{"NS": 50, "EW": 0}] * 2, "game_totals"),
         ((SEATINGS[0], SEATINGS[1], {"N": 1, "E": 2, "S": 3, "W": 5}), [], "seatings.3"),
         (SEATINGS, [{"NS": 1, "EW": 2}] * 4, "game_totals"),
         (SEATINGS, [{"NS": 50}], "game_totals.1"),
