@@ -82,3 +82,10 @@ def visible_games(user) -> QuerySet[Game]:
     if not user.is_authenticated:
         return games.filter(public)
     return games.filter(public | Q(league__memberships__user=user)).distinct()
+
+
+def can_edit_player(user, player) -> bool:
+    """A player's name: whoever created the player, the user linked to it, or a superuser."""
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or user.pk in (player.created_by_id, player.user_id)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games import policy
-from games.models import Game, League
+from games.models import Game, Hand, HandRevision, League, Match, Membership, Player
 
 SEATED = ("north", "east", "south", "west")
 
@@ -16,3 +16,209 @@ def recent_games(*, user, limit: int = 20) -> list[Game]:
 
 def leagues_for(*, user) -> QuerySet[League]:
     return policy.visible_leagues(user).order_by("name")
+
+
+# --- the web pages ---------------------------------------------------------------------------------
+# Each function below runs a fixed number of queries whatever the size of the game, league or player.
+
+GAME_RELATED = ("league", "match", *SEATED)
+
+
+def game_detail(*, game_id: int) -> Game:
+    """One game with its league, match and four players (one query); raises ``Game.DoesNotExist``."""
+    return Game.objects.select_related(*GAME_RELATED).get(pk=game_id)
+
+
+def game_hands(*, game: Game) -> list[Hand]:
+    """Every hand of the game in order (one query)."""
+    return list(Hand.objects.filter(game=game).order_by("number"))
+
+
+def game_hand(*, game: Game, number: int) -> Hand | None:
+    return Hand.objects.filter(game=game, number=number).first()
+
+
+def game_corrected_numbers(*, game: Game) -> set[int]:
+    """The numbers of the hands that were corrected at least once (one query)."""
+    return set(
+        HandRevision.objects.filter(game=game, action=HandRevision.Action.CORRECT)
+        .values_list("number", flat=True)
+        .distinct()
+    )
+
+
+def scorable_games(*, user, limit: int = 20) -> list[Game]:
+    """Games in progress that ``user`` plays in or may keep score in, most recently active first."""
+    if not user.is_authenticated:
+        return []
+    writer = Q(league__memberships__user=user, league__memberships__role__in=policy.WRITER_ROLES)
+    casual = Q(league__isnull=True) & (Q(created_by=user) | Q(scorekeepers=user))
+    seated = Q(north__user=user) | Q(east__user=user) | Q(south__user=user) | Q(west__user=user)
+    ids = (
+        policy.visible_games(user)
+        .filter(Q(status=Game.Status.IN_PROGRESS) & (writer | casual | seated))
+        .values("pk")
+    )
+    return list(
+        Game.objects.filter(pk__in=ids).select_related(*GAME_RELATED).order_by("-updated_at", "-id")[:limit]
+    )
+
+
+def finished_games(*, user, limit: int = 10) -> list[Game]:
+    ids = policy.visible_games(user).filter(status=Game.Status.FINISHED).values("pk")
+    return list(
+        Game.objects.filter(pk__in=ids).select_related(*GAME_RELATED).order_by("-finished_at", "-id")[:limit]
+    )
+
+
+def my_leagues(*, user) -> list[League]:
+    if not user.is_authenticated:
+        return []
+    return list(League.objects.filter(memberships__user=user).distinct().order_by("name"))
+
+
+def startable_leagues(*, user) -> list[League]:
+    """Leagues whose games ``user`` may start (owner or scorekeeper)."""
+    if not user.is_authenticated:
+        return []
+    leagues = League.objects.all() if user.is_superuser else League.objects.filter(
+        memberships__user=user, memberships__role__in=policy.WRITER_ROLES
+    ).distinct()
+    return list(leagues.order_by("name"))
+
+
+def players_to_seat(*, limit: int = 1000) -> list[Player]:
+    return list(Player.objects.order_by("name", "id")[:limit])
+
+
+def league_games(*, league: League, status: str, limit: int = 20) -> list[Game]:
+    order = "-finished_at" if status == Game.Status.FINISHED else "-updated_at"
+    return list(
+        Game.objects.filter(league=league, status=status).select_related(*GAME_RELATED).order_by(order, "-id")[:limit]
+    )
+
+
+def league_members(*, league: League) -> list[Membership]:
+    return list(Membership.objects.filter(league=league).select_related("user").order_by("role", "user__username"))
+
+
+def league_results(*, league: League, game_type: str | None = None) -> list[dict]:
+    """Every finished game of the league as plain rows: type, seats (player ids) and winning side (one query)."""
+    games = Game.objects.filter(league=league, status=Game.Status.FINISHED)
+    if game_type:
+        games = games.filter(game_type=game_type)
+    return list(games.values("game_type", "north_id", "east_id", "south_id", "west_id", "winner", "options"))
+
+
+def players_by_id(*, ids) -> dict[int, Player]:
+    return Player.objects.in_bulk(list(ids))
+
+
+def player_games(*, player: Player, user, limit: int = 50) -> list[Game]:
+    """The games ``player`` sat in that ``user`` may see, newest first."""
+    ids = policy.visible_games(user).filter(
+        Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+    ).values("pk")
+    return list(
+        Game.objects.filter(pk__in=ids).select_related(*GAME_RELATED).order_by("-started_at", "-id")[:limit]
+    )
+
+
+def player_results(*, player: Player, user) -> list[dict]:
+    """Every visible game of the player as plain rows (seats, status, winner, options), for win rates."""
+    ids = policy.visible_games(user).filter(
+        Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+    ).values("pk")
+    return list(
+        Game.objects.filter(pk__in=ids).values(
+            "pk", "game_type", "north_id", "east_id", "south_id", "west_id", "status", "winner", "options"
+        )
+    )
+
+
+def player_hands(*, player: Player, user) -> list[dict]:
+    """Every hand of the player's visible games: the game's type and seats, the record and the details."""
+    ids = policy.visible_games(user).filter(
+        Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+    ).values("pk")
+    return list(
+        Hand.objects.filter(game__in=ids).values(
+            "game__game_type", "game__north_id", "game__east_id", "game__south_id", "game__west_id",
+            "record", "details",
+        )
+    )
+
+
+def match_detail(*, match_id: int) -> Match:
+    return Match.objects.select_related("league").get(pk=match_id)
+
+
+def match_games(*, match: Match) -> list[Game]:
+    return list(match.games.select_related(*SEATED).order_by("match_game_number"))
+
+
+# --- the API's reads (each a fixed number of queries, however many games or hands) --------------
+
+
+def games_for(*, user, league=None, player=None, game_type=None, status=None,
+              started_on=None, started_after=None, started_before=None) -> QuerySet[Game]:
+    """Visible games, newest first, filtered; seats and league fetched in the same query."""
+    from django.db.models import Q
+
+    visible = policy.visible_games(user).values("pk")
+    games = Game.objects.filter(pk__in=visible).select_related("league", *SEATED)
+    if league is not None:
+        games = games.filter(league_id=league)
+    if player is not None:
+        games = games.filter(Q(north_id=player) | Q(east_id=player) | Q(south_id=player) | Q(west_id=player))
+    if game_type:
+        games = games.filter(game_type=game_type)
+    if status:
+        games = games.filter(status=status)
+    if started_on:
+        games = games.filter(started_at__date=started_on)
+    if started_after:
+        games = games.filter(started_at__date__gte=started_after)
+    if started_before:
+        games = games.filter(started_at__date__lt=started_before)
+    return games.order_by("-started_at", "-id")
+
+
+def game_with_hands(*, user, pk: int) -> Game | None:
+    """One visible game with its seats, league and every hand (with who entered it): three queries."""
+    from django.db.models import Prefetch
+
+    from games.models import Hand
+
+    hands = Prefetch("hands", queryset=Hand.objects.select_related("entered_by").order_by("number"))
+    visible = policy.visible_games(user).filter(pk=pk).values("pk")
+    return Game.objects.filter(pk__in=visible).select_related("league", *SEATED).prefetch_related(hands).first()
+
+
+def matches_for(*, user):
+    """Visible Trumps matches, newest first, each with its games and their seats prefetched."""
+    from django.db.models import Prefetch, Q
+
+    from games.models import Match
+
+    games = Prefetch("games", queryset=Game.objects.select_related(*SEATED).order_by("match_game_number"))
+    return (
+        Match.objects.filter(Q(league__isnull=True) | Q(league__in=policy.visible_leagues(user)))
+        .prefetch_related(games)
+        .order_by("-started_at", "-id")
+    )
+
+
+def with_player_rows(matches) -> list:
+    """Attach ``player_rows`` (id, name, total; highest first) to each match, in one query."""
+    from games.models import Player
+
+    matches = list(matches)
+    ids = {int(pk) for match in matches for pk in (*match.seating.values(), *match.player_totals)}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    for match in matches:
+        totals = {int(pk): total for pk, total in match.player_totals.items()}
+        rows = [{"id": pk, "name": names.get(pk, ""), "total": totals.get(pk, 0)}
+                for pk in sorted({int(pk) for pk in match.seating.values()})]
+        match.player_rows = sorted(rows, key=lambda row: (-row["total"], row["name"], row["id"]))
+    return matches

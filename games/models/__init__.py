@@ -13,6 +13,7 @@ from .play import (
     Membership,
     Player,
 )
+from .standings import PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 
 __all__ = [
     "GAME_TYPE_CHOICES",

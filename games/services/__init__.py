@@ -6,7 +6,7 @@ a game, so the rules and the permission policy are applied the same way whicheve
 
 from .games import game_abandon, game_snapshot, game_start, ruleset_for
 from .hands import HandResult, hand_correct, hand_record, hand_undo
-from .leagues import league_create, league_set_member, player_create
+from .leagues import league_create, league_set_member, league_update, player_create, player_update
 from .matches import match_refresh, match_start
 
 __all__ = [
@@ -19,8 +19,10 @@ __all__ = [
     "hand_undo",
     "league_create",
     "league_set_member",
+    "league_update",
     "match_refresh",
     "match_start",
     "player_create",
+    "player_update",
     "ruleset_for",
 ]

@@ -280,11 +280,21 @@ def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reas
 
 
 @transaction.atomic
-def hand_undo(*, game: Game, by, reason: str = "") -> Game:
-    """Take back the last hand; its record is kept in the revision history."""
+def hand_undo(*, game: Game, by, reason: str = "", number: int | None = None) -> Game:
+    """Take back the last hand; its record is kept in the revision history.
+
+    ``number``: the hand the caller means to take back; refused with :class:`HandConflict` unless
+    it is still the last hand (another hand may have been added meanwhile).
+    """
     locked = lock_game(game, by)
     if locked.hand_count == 0:
         raise InvalidInput("there is no hand to undo", field="number")
+    if number is not None and number != locked.hand_count:
+        raise HandConflict(
+            f"only the last hand (hand {locked.hand_count}) can be undone, not hand {number}; "
+            "correct an earlier hand instead",
+            state=game_snapshot(locked),
+        )
     guard_match_order(locked, False, "")
     last = Hand.objects.get(game=locked, number=locked.hand_count)
     before = Hand.objects.filter(game=locked, number=locked.hand_count - 1).first()

@@ -89,3 +89,40 @@ def league_set_member(*, league: League, user, role: str | None, by) -> Membersh
         return None
     membership, _ = Membership.objects.update_or_create(league=league, user=user, defaults={"role": role})
     return membership
+
+
+def player_update(*, player: Player, name: str, by) -> Player:
+    if not policy.can_edit_player(by, player):
+        raise NotAllowed("only whoever added this player (or the player) can rename them")
+    name = (name or "").strip()
+    if not name:
+        raise InvalidInput("a player needs a name", field="name")
+    if len(name) > 80:
+        raise InvalidInput("a player's name can be at most 80 characters", field="name")
+    player.name = name
+    player.save(update_fields=["name"])
+    return player
+
+
+@transaction.atomic
+def league_update(*, league: League, by, name: str | None = None, is_public: bool | None = None,
+                  default_options: Mapping[str, Any] | None = None) -> League:
+    """Rename a league, make it public or private, or change its house rules. Owners only."""
+    if not policy.can_manage_league(by, league):
+        raise NotAllowed("only the league's owners can change it")
+    fields = []
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise InvalidInput("a league needs a name", field="name")
+        league.name = name
+        fields.append("name")
+    if is_public is not None:
+        league.is_public = is_public
+        fields.append("is_public")
+    if default_options is not None:
+        league.default_options = check_default_options(default_options)
+        fields.append("default_options")
+    if fields:
+        league.save(update_fields=fields)
+    return league

@@ -126,6 +126,15 @@ def test_blind_nil_is_checked_against_resumed_totals():
     assert rules.play(state, EAST_BLIND_NIL).totals["EW"] == 150 + 140
 
 
+def test_blind_nil_is_allowed_exactly_blind_nil_deficit_behind():
+    rules = Spades({})
+    exactly = rules.resume(totals={"NS": 200, "EW": 100}, extras=None, hands_played=2)
+    assert rules.play(exactly, EAST_BLIND_NIL).totals["EW"] == 240
+    short_by_one = rules.resume(totals={"NS": 199, "EW": 100}, extras=None, hands_played=2)
+    with pytest.raises(InvalidHand, match="EW is 99 behind"):
+        rules.play(short_by_one, EAST_BLIND_NIL)
+
+
 def test_double_nil_is_refused_naming_both_seats():
     refused = refusal([hand(["nil", 5, "nil", 5], [0, 7, 0, 6])])
     assert refused.field == "bids"

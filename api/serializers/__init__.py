@@ -1,0 +1,1 @@
+"""Request shapes (checked here) and response bodies; the rules are the engine's to check."""

@@ -1,0 +1,182 @@
+"""Games, hands, revisions and matches: request shapes and response bodies."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import Game, Hand, HandRevision
+from games.rules import GAME_TYPES
+
+from .common import SEATS, Id, JSONObject, SeatsIn, SeatsOut, Strict, Text, json_problem
+
+STATUSES = [choice for choice, _ in Game.Status.choices]
+
+
+def scores(help_text: str, **kwargs) -> serializers.DictField:
+    return serializers.DictField(child=serializers.IntegerField(), help_text=help_text, **kwargs)
+
+
+# --- games -----------------------------------------------------------------------------------------
+
+
+class GameIn(Strict):
+    game_type = serializers.ChoiceField(choices=GAME_TYPES)
+    league = Id(required=False, allow_null=True, default=None, help_text="A league id, or null for a casual game.")
+    seats = SeatsIn()
+    options = JSONObject(required=False, default=dict,
+                         help_text="House-rule options (RULINGS.md); left out ones take the league's or the default.")
+    first_dealer = serializers.ChoiceField(choices=SEATS, required=False)
+
+
+class GameFilter(serializers.Serializer):
+    """Query parameters of the game list."""
+
+    league = Id(required=False)
+    player = Id(required=False, help_text="Games this player sat in.")
+    game_type = serializers.ChoiceField(choices=GAME_TYPES, required=False)
+    status = serializers.ChoiceField(choices=STATUSES, required=False)
+    started_on = serializers.DateField(required=False, help_text="Started on this day (UTC).")
+    started_after = serializers.DateField(required=False, help_text="Started on or after this day (UTC).")
+    started_before = serializers.DateField(required=False, help_text="Started before this day (UTC).")
+
+
+class GameOut(serializers.ModelSerializer):
+    seats = SeatsOut(source="*")
+    totals = scores("Points per side (NS, EW), or per seat in Spades without partnerships.")
+    bags = serializers.SerializerMethodField(help_text="Spades: bags per side; null in other games.")
+    winner = serializers.SerializerMethodField()
+    next_dealer = serializers.SerializerMethodField()
+    options = serializers.DictField(help_text="Every option, defaults filled in.")
+
+    class Meta:
+        model = Game
+        fields = ["id", "game_type", "league", "match", "match_game_number", "seats", "options", "status",
+                  "totals", "bags", "winner", "next_dealer", "hand_count", "started_at", "finished_at"]
+
+    def get_bags(self, game: Game) -> dict[str, int] | None:
+        return (game.extras or {}).get("bags")
+
+    def get_winner(self, game: Game) -> str | None:
+        return game.winner or None
+
+    def get_next_dealer(self, game: Game) -> str:
+        from games.rules import next_seat
+
+        return next_seat(game.first_dealer, game.hand_count)
+
+
+class HandOut(serializers.ModelSerializer):
+    record = serializers.DictField(help_text="The hand as entered (RULINGS.md).")
+    delta = scores("Points each side gained or lost on this hand.")
+    totals = scores("Totals after this hand.")
+    bags = serializers.SerializerMethodField(help_text="Spades: bags per side after this hand; else null.")
+    entered_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Hand
+        fields = ["number", "dealer", "record", "delta", "totals", "bags", "entered_by", "entered_at", "updated_at"]
+
+    def get_bags(self, hand: Hand) -> dict[str, int] | None:
+        return (hand.extras or {}).get("bags")
+
+
+class GameDetailOut(GameOut):
+    hands = HandOut(many=True, read_only=True)
+
+    class Meta(GameOut.Meta):
+        fields = [*GameOut.Meta.fields, "hands"]
+
+
+# --- hands -----------------------------------------------------------------------------------------
+
+
+class HandBody(serializers.Serializer):
+    """A hand record exactly as in RULINGS.md, with the control keys this serializer names beside it.
+
+    The control keys are taken off and checked here; the rest is the record, checked by the engine.
+    """
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["a hand must be an object of fields"]})
+        controls = {name: data[name] for name in self.fields if name in data}
+        validated = super().to_internal_value(controls)
+        record = {name: value for name, value in data.items() if name not in self.fields}
+        problem = json_problem(record)
+        if problem:
+            raise serializers.ValidationError({"non_field_errors": [problem]})
+        validated["record"] = record
+        return validated
+
+
+class HandIn(HandBody):
+    expected_number = Id(required=False)
+
+
+class HandCorrectionIn(HandBody):
+    reason = Text(max_length=500, required=False, allow_blank=True, default="")
+
+
+class UndoIn(Strict):
+    reason = Text(max_length=500, required=False, allow_blank=True, default="")
+
+
+class HandResultOut(serializers.Serializer):
+    """The body of a 201 for a new hand (and of every idempotent replay of it)."""
+
+    number = serializers.IntegerField()
+    dealer = serializers.ChoiceField(choices=SEATS)
+    delta = scores("Points each side gained or lost on this hand.")
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=STATUSES)
+    totals = scores("The game's totals after this hand.")
+    bags = scores("Spades only: bags per side.", required=False)
+    winner = serializers.CharField(allow_null=True)
+    next_dealer = serializers.ChoiceField(choices=SEATS)
+
+
+class RevisionOut(serializers.ModelSerializer):
+    changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    previous_record = serializers.DictField()
+    new_record = serializers.DictField(allow_null=True, help_text="null for an undo.")
+
+    class Meta:
+        model = HandRevision
+        fields = ["number", "action", "previous_record", "new_record", "changed_by", "changed_at", "reason"]
+
+
+# --- matches ---------------------------------------------------------------------------------------
+
+
+class MatchIn(Strict):
+    game_type = serializers.ChoiceField(choices=["trumps"])
+    league = Id(required=False, allow_null=True, default=None)
+    seats = SeatsIn(help_text="Game 1's seating; games 2 and 3 rotate partners from it.")
+    first_dealer = serializers.ChoiceField(choices=SEATS, required=False)
+    options = JSONObject(required=False, default=dict)
+
+
+class MatchGameOut(GameOut):
+    class Meta(GameOut.Meta):
+        fields = ["id", "match_game_number", "seats", "status", "totals", "winner", "hand_count", "next_dealer"]
+
+
+class PlayerTotal(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    total = serializers.IntegerField()
+
+
+class MatchOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    game_type = serializers.CharField()
+    league = serializers.IntegerField(source="league_id", allow_null=True)
+    seating = SeatsIn(help_text="Game 1's seating (player ids).")
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=STATUSES)
+    player_totals = PlayerTotal(many=True, source="player_rows",
+                                help_text="Each player's match total so far, highest first.")
+    winners = serializers.ListField(child=serializers.IntegerField(), help_text="Winning player ids (ties share).")
+    games = MatchGameOut(many=True, source="games.all")
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+
+from api.serializers.people import LeagueIn, LeagueOut, LeagueUpdate, MemberIn, MemberOut, RoleIn
+from games import policy, services
+from games.models import Membership
+
+from .base import ApiView, one
+
+
+def visible_league(user, pk: int):
+    return one(policy.visible_leagues(user), pk, "league")
+
+
+class LeagueList(ApiView):
+    """Leagues you can see: every public league, and the private ones you belong to."""
+
+    @extend_schema(responses=LeagueOut(many=True), tags=["leagues"])
+    def get(self, request):
+        return self.page(policy.visible_leagues(request.user).order_by("name", "id"), LeagueOut)
+
+    @extend_schema(request=LeagueIn, responses={201: LeagueOut}, tags=["leagues"])
+    def post(self, request):
+        league = services.league_create(by=request.user, **self.parse(LeagueIn))
+        return Response(LeagueOut(league).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueDetail(ApiView):
+    @extend_schema(responses=LeagueOut, tags=["leagues"])
+    def get(self, request, pk: int):
+        return Response(LeagueOut(visible_league(request.user, pk)).data)
+
+    @extend_schema(request=LeagueUpdate, responses=LeagueOut, tags=["leagues"])
+    def patch(self, request, pk: int):
+        league = visible_league(request.user, pk)
+        league = services.league_update(league=league, by=request.user, **self.parse(LeagueUpdate))
+        return Response(LeagueOut(league).data)
+
+    @extend_schema(request=LeagueUpdate, responses=LeagueOut, tags=["leagues"])
+    def put(self, request, pk: int):
+        return self.patch(request, pk)
+
+
+class MemberList(ApiView):
+    """A league's members and their roles (owner, scorekeeper, member). Only owners change them."""
+
+    @extend_schema(responses=MemberOut(many=True), tags=["leagues"])
+    def get(self, request, pk: int):
+        league = visible_league(request.user, pk)
+        members = Membership.objects.filter(league=league).select_related("user").order_by("role", "user__username")
+        return self.page(members, MemberOut)
+
+    @extend_schema(request=MemberIn, responses={201: MemberOut}, tags=["leagues"])
+    def post(self, request, pk: int):
+        league = visible_league(request.user, pk)
+        data = self.parse(MemberIn)
+        user = get_user_model().objects.filter(username=data["username"]).first()
+        if user is None:
+            raise ValidationError({"username": [f"there is no user {data['username']!r}"]})
+        membership = services.league_set_member(league=league, user=user, role=data["role"], by=request.user)
+        return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetail(ApiView):
+    def member(self, request, pk: int, username: str) -> Membership:
+        league = visible_league(request.user, pk)
+        membership = Membership.objects.filter(league=league, user__username=username).select_related(
+            "user", "league").first()
+        if membership is None:
+            raise NotFound(f"{username!r} is not a member of this league")
+        return membership
+
+    @extend_schema(responses=MemberOut, tags=["leagues"])
+    def get(self, request, pk: int, username: str):
+        return Response(MemberOut(self.member(request, pk, username)).data)
+
+    @extend_schema(request=RoleIn, responses=MemberOut, tags=["leagues"])
+    def put(self, request, pk: int, username: str):
+        current = self.member(request, pk, username)
+        membership = services.league_set_member(
+            league=current.league, user=current.user, role=self.parse(RoleIn)["role"], by=request.user
+        )
+        return Response(MemberOut(membership).data)
+
+    @extend_schema(request=RoleIn, responses=MemberOut, tags=["leagues"])
+    def patch(self, request, pk: int, username: str):
+        return self.put(request, pk, username)
+
+    @extend_schema(request=None, responses={204: None}, tags=["leagues"])
+    def delete(self, request, pk: int, username: str):
+        current = self.member(request, pk, username)
+        services.league_set_member(league=current.league, user=current.user, role=None, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

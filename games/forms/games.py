@@ -1,0 +1,115 @@
+"""Starting a game: the game type and league first, then seats, house rules and the first dealer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+
+from games.models import GAME_TYPE_CHOICES, League, Player
+from games.rules import Option, ruleset_class
+
+from .base import SEAT_WORDS, SEATS
+
+CASUAL = ""
+
+
+def humane(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def option_field(spec: Option, default: Any) -> forms.Field:
+    label = humane(spec.name).capitalize()
+    if spec.kind == "bool":
+        return forms.TypedChoiceField(
+            choices=[("true", "Yes"), ("false", "No")], coerce=lambda value: value == "true",
+            widget=forms.RadioSelect, label=label, help_text=spec.help,
+            initial="true" if default else "false",
+        )
+    if spec.kind == "seat":
+        return forms.ChoiceField(
+            choices=[(seat, f"{seat} · {SEAT_WORDS[seat]}") for seat in spec.choices], widget=forms.RadioSelect,
+            label=label, help_text=spec.help, initial=default,
+        )
+    if spec.kind == "choice":
+        return forms.ChoiceField(
+            choices=[(choice, humane(choice)) for choice in spec.choices], widget=forms.RadioSelect,
+            label=label, help_text=spec.help, initial=default,
+        )
+    return forms.IntegerField(
+        required=not spec.nullable, min_value=spec.minimum, label=label, help_text=spec.help, initial=default,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+def option_fields(game_type: str, defaults: Mapping[str, Any]) -> dict[str, forms.Field]:
+    """A form field for each of the game's options, prefilled with ``defaults`` (league's, then the game's)."""
+    return {
+        f"opt_{spec.name}": option_field(spec, defaults.get(spec.name, spec.default))
+        for spec in ruleset_class(game_type).all_option_specs()
+    }
+
+
+class ChooseGameForm(forms.Form):
+    """Step one (a GET form): which game, and in which league."""
+
+    type = forms.ChoiceField(choices=GAME_TYPE_CHOICES, widget=forms.RadioSelect, label="Game")
+    league = forms.ChoiceField(required=False, label="League")
+
+    def __init__(self, *args: Any, leagues: Sequence[League], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["league"].choices = [(CASUAL, "Casual game (no league)"),
+                                         *((league.slug, league.name) for league in leagues)]
+
+
+class NewGameForm(forms.Form):
+    """Step two: a player in each seat (picked, or added by name), the house rules, a match for Trumps."""
+
+    def __init__(self, *args: Any, game_type: str, players: Sequence[Player], defaults: Mapping[str, Any],
+                 **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.game_type = game_type
+        self.players = {player.pk: player for player in players}
+        choices = [("", "— pick a player —"), *((str(p.pk), p.name) for p in players)]
+        for seat in SEATS:
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                choices=choices, required=False, label=f"{seat} · {SEAT_WORDS[seat]}")
+            self.fields[f"new_{seat}"] = forms.CharField(
+                required=False, max_length=80, label=f"or a new player at {SEAT_WORDS[seat]}",
+                widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "New player's name"}))
+        self.fields.update(option_fields(game_type, defaults))
+        if game_type == "trumps":
+            self.fields["match"] = forms.BooleanField(
+                required=False, label="Play a three-game match (partners change each game)")
+
+    def seat_rows(self):
+        return [(seat, self[f"seat_{seat}"], self[f"new_{seat}"]) for seat in SEATS]
+
+    def option_rows(self):
+        return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen: list[str] = []
+        for seat in SEATS:
+            picked, new = data.get(f"seat_{seat}"), (data.get(f"new_{seat}") or "").strip()
+            if picked and new:
+                self.add_error(f"new_{seat}", "Pick a player or type a new name, not both.")
+            elif not picked and not new:
+                self.add_error(f"seat_{seat}", f"Choose who sits {SEAT_WORDS[seat]}, or add a new player.")
+            elif picked:
+                if int(picked) not in self.players:
+                    self.add_error(f"seat_{seat}", "That player is not on the list.")
+                elif picked in chosen:
+                    self.add_error(f"seat_{seat}", "This player already has a seat.")
+                chosen.append(picked)
+        return data
+
+    def options(self) -> dict[str, Any]:
+        return {name[4:]: value for name, value in self.cleaned_data.items() if name.startswith("opt_")}
+
+    def seat_choice(self, seat: str) -> tuple[int | None, str]:
+        """The player picked for ``seat`` (an id), or the name of a new player to add."""
+        picked = self.cleaned_data.get(f"seat_{seat}")
+        return (int(picked), "") if picked else (None, self.cleaned_data[f"new_{seat}"].strip())

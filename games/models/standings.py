@@ -1,0 +1,138 @@
+"""What the standings task stores: league tables, ratings, rating history and player figures.
+
+Every row here is derived: ``games.standings.services`` recomputes a league's rows from its
+finished games and their hands, deleting the old rows and inserting the new ones in one
+transaction. Nothing else writes these tables, and they can always be rebuilt
+(``manage.py rebuild_standings``).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import F, Q
+
+from .play import GAME_TYPE_CHOICES, Game, League, Match, Player
+
+
+class Standing(models.Model):
+    """One line of a league table: a player (``partner`` empty) or a partnership, in one game type.
+
+    A partnership is an unordered pair, stored with the lower player id in ``player``.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    win_rate = models.FloatField(default=0.0)
+    points_for = models.BigIntegerField(default=0)
+    points_against = models.BigIntegerField(default=0)
+    average_margin = models.FloatField(default=0.0)
+    # "W3": won the last three; "L1": lost the last one; empty before any game.
+    streak = models.CharField(max_length=12, blank=True, default="")
+    last_played = models.DateTimeField(null=True, blank=True)
+    # Trumps matches, per player only.
+    matches_played = models.PositiveIntegerField(default=0)
+    matches_won = models.PositiveIntegerField(default=0)
+    match_points = models.BigIntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "game_type", "player"], condition=Q(partner__isnull=True),
+                name="one_standing_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["league", "game_type", "player", "partner"], condition=Q(partner__isnull=False),
+                name="one_standing_per_partnership",
+            ),
+            models.CheckConstraint(
+                condition=Q(partner__isnull=True) | Q(player__lt=F("partner")),
+                name="partnership_stored_lower_id_first",
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "game_type"])]
+
+    def __str__(self) -> str:
+        who = f"{self.player_id}+{self.partner_id}" if self.partner_id else str(self.player_id)
+        return f"{self.game_type} standing of {who} in league {self.league_id}"
+
+
+class PlayerRating(models.Model):
+    """A player's OpenSkill rating in one league and game type, after every rated result there."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # The conservative skill figure shown to players: mu - 3 sigma.
+    ordinal = models.FloatField()
+    # 1 for the highest ordinal in the league and game type; equal ordinals share a rank.
+    rank = models.PositiveIntegerField()
+    rated = models.PositiveIntegerField(default=0, help_text="How many results the rating learned from.")
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "game_type", "player"], name="one_rating_per_player"),
+        ]
+        indexes = [
+            models.Index(fields=["league", "game_type", "rank"]),
+            models.Index(fields=["player"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_type} rating of player {self.player_id} in league {self.league_id}"
+
+
+class RatingChange(models.Model):
+    """A player's rating just after one rated result: a game, or a whole Trumps match."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # Position of the result in the league's game order for this game type (1, 2, ...).
+    sequence = models.PositiveIntegerField()
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    played_at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["league", "game_type", "player", "sequence"]
+        indexes = [models.Index(fields=["player", "league", "game_type", "sequence"])]
+
+    def __str__(self) -> str:
+        return f"rating of player {self.player_id} after {self.game_type} result {self.sequence}"
+
+
+class PlayerFigures(models.Model):
+    """A player's counts from every hand of the league's finished games of one type.
+
+    ``counts`` holds the game's own figures (Spades: bids, bids_made, nils, nils_made,
+    blind_nils, blind_nils_made, bags; see ``games.standings.figures``).
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    hands = models.PositiveIntegerField(default=0)
+    counts = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "player figures"
+        constraints = [
+            models.UniqueConstraint(fields=["league", "game_type", "player"], name="one_figures_per_player"),
+        ]
+        indexes = [models.Index(fields=["player"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_type} figures of player {self.player_id} in league {self.league_id}"

@@ -1,0 +1,173 @@
+"""OpenSkill ratings per player and game type, learned from a league's results in game order.
+
+- A partnership game is two teams of two: the winning side ranks first.
+- Cutthroat Spades is four players alone: the winner first, the others by their final totals
+  (equal totals share a place).
+- A Trumps match is four players alone, ranked by match total (co-winners share first place);
+  the three games inside a match are not rated again on their own. A Trumps game outside a
+  match is rated as a partnership game.
+
+Results are learned in the order (finished at, game before match, id), whatever order the
+results are given in, so the ratings do not depend on which task ran first. Everyone starts at
+OpenSkill's default (mu 25, sigma 25/3, Plackett-Luce model). The figure shown is the
+conservative ``ordinal = mu - 3 * sigma``; a new player's ordinal is 0.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from .results import GameResult, MatchOutcome
+
+Z = 3  # sigmas below mu for the conservative figure
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - Z * sigma
+
+
+@dataclass(frozen=True)
+class RatedResult:
+    """One result to learn from: teams of player ids and their places (0 is first)."""
+
+    game_type: str
+    teams: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+    played_at: datetime
+    order: tuple[datetime, int, int]
+    game_id: int | None = None
+    match_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating just after one result (the ``sequence``-th of its game type)."""
+
+    game_type: str
+    player_id: int
+    sequence: int
+    game_id: int | None
+    match_id: int | None
+    played_at: datetime
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A player's rating after every result, and their rank in the game type (1 is best)."""
+
+    game_type: str
+    player_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    rank: int
+    rated: int
+
+
+@dataclass(frozen=True)
+class Ratings:
+    skills: list[Skill]
+    history: list[RatingPoint]
+
+
+def places_by_total(totals: Sequence[int]) -> tuple[int, ...]:
+    """Competition places from totals, highest first: (50, 70, 50) -> (1, 0, 1)."""
+    return tuple(sum(1 for other in totals if other > total) for total in totals)
+
+
+def rated_results(games: Iterable[GameResult], matches: Iterable[MatchOutcome] = ()) -> list[RatedResult]:
+    """What the ratings learn from, in game order."""
+    results = []
+    for game in games:
+        if game.winner not in game.sides or (game.match_id is not None and game.game_type == "trumps"):
+            continue
+        sides = list(game.sides)
+        if game.partnerships:
+            places = tuple(0 if side == game.winner else 1 for side in sides)
+        else:
+            # The winner is first even if a rule ended the game with someone level on points.
+            others = [side for side in sides if side != game.winner]
+            other_places = places_by_total([game.totals.get(side, 0) for side in others])
+            by_side = {game.winner: 0, **{side: 1 + place for side, place in zip(others, other_places,
+                                                                                  strict=True)}}
+            places = tuple(by_side[side] for side in sides)
+        results.append(RatedResult(
+            game_type=game.game_type, teams=tuple(tuple(game.sides[side]) for side in sides), places=places,
+            played_at=game.finished_at, order=game.order, game_id=game.game_id,
+        ))
+    for match in matches:
+        players = sorted(match.player_totals)
+        if len(players) < 2:
+            continue
+        if match.winners:
+            # The stored winners decide first place (a tiebreak may have split equal totals).
+            rest = [player for player in players if player not in match.winners]
+            rest_places = places_by_total([match.player_totals[player] for player in rest])
+            by_player = {**dict.fromkeys(match.winners, 0),
+                         **{player: 1 + place for player, place in zip(rest, rest_places, strict=True)}}
+            places = tuple(by_player[player] for player in players)
+        else:
+            places = places_by_total([match.player_totals[player] for player in players])
+        results.append(RatedResult(
+            game_type=match.game_type, teams=tuple((player,) for player in players), places=places,
+            played_at=match.finished_at, order=match.order, match_id=match.match_id,
+        ))
+    results.sort(key=lambda result: result.order)
+    return results
+
+
+def learn(results: Iterable[RatedResult], model: PlackettLuce | None = None) -> Ratings:
+    """Fold results, in the order given, into ratings, ranks and each player's history."""
+    model = model or PlackettLuce()
+    current: dict[tuple[str, int], PlackettLuceRating] = {}
+    rated: dict[tuple[str, int], int] = defaultdict(int)
+    sequence: dict[str, int] = defaultdict(int)
+    history: list[RatingPoint] = []
+    for result in results:
+        game_type = result.game_type
+        teams = [[current.get((game_type, player)) or model.rating() for player in team] for team in result.teams]
+        new_teams = model.rate(teams, ranks=[float(place) for place in result.places])
+        sequence[game_type] += 1
+        for team, new_team in zip(result.teams, new_teams, strict=True):
+            for player, rating in zip(team, new_team, strict=True):
+                current[(game_type, player)] = rating
+                rated[(game_type, player)] += 1
+                history.append(RatingPoint(
+                    game_type=game_type, player_id=player, sequence=sequence[game_type],
+                    game_id=result.game_id, match_id=result.match_id, played_at=result.played_at,
+                    mu=rating.mu, sigma=rating.sigma, ordinal=ordinal(rating.mu, rating.sigma),
+                ))
+    return Ratings(skills=ranked(current, rated), history=history)
+
+
+def ranked(current: Mapping[tuple[str, int], PlackettLuceRating], rated: Mapping[tuple[str, int], int]) -> list[Skill]:
+    """Skills ranked within each game type by ordinal, highest first; equal ordinals share a rank."""
+    by_type: dict[str, list[tuple[float, int, PlackettLuceRating]]] = defaultdict(list)
+    for (game_type, player), rating in current.items():
+        # Rounded so that players with the same results, rated through different float paths, tie.
+        by_type[game_type].append((round(ordinal(rating.mu, rating.sigma), 9), player, rating))
+    skills = []
+    for game_type in sorted(by_type):
+        entries = sorted(by_type[game_type], key=lambda entry: (-entry[0], entry[1]))
+        rank = 0
+        for index, (value, player, rating) in enumerate(entries):
+            if index == 0 or value != entries[index - 1][0]:
+                rank = index + 1
+            skills.append(Skill(
+                game_type=game_type, player_id=player, mu=rating.mu, sigma=rating.sigma,
+                ordinal=ordinal(rating.mu, rating.sigma), rank=rank, rated=rated[(game_type, player)],
+            ))
+    return skills
+
+
+def league_ratings(games: Iterable[GameResult], matches: Iterable[MatchOutcome] = ()) -> Ratings:
+    """Ratings and history for a league's finished games and matches (any order)."""
+    return learn(rated_results(games, matches))

@@ -1,0 +1,164 @@
+"""Reading stored standings, ratings and figures: plain dicts ready for a serializer or a template.
+
+Each selector runs a fixed number of queries whatever the size of the league (see the
+docstrings). They read only what the standings task stored; nothing is computed from games here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.models import GAME_TYPE_NAMES, League, Player, PlayerFigures, PlayerRating, RatingChange, Standing
+from games.rules import GAME_TYPES
+
+from .figures import figure_rates
+
+
+def person(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "name": player.name}
+
+
+def league_ref(league: League) -> dict[str, Any]:
+    return {"id": league.pk, "slug": league.slug, "name": league.name}
+
+
+def rating_figure(rating: PlayerRating | None) -> dict[str, Any] | None:
+    if rating is None:
+        return None
+    return {"mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3), "ordinal": round(rating.ordinal, 3),
+            "rank": rating.rank, "rated": rating.rated}
+
+
+def results(row: Standing) -> dict[str, Any]:
+    return {
+        "played": row.played,
+        "won": row.won,
+        "lost": row.lost,
+        "win_rate": round(row.win_rate, 4),
+        "points_for": row.points_for,
+        "points_against": row.points_against,
+        "average_margin": round(row.average_margin, 2),
+        "streak": row.streak,
+        "last_played": row.last_played,
+    }
+
+
+def table_order(entry: dict[str, Any]) -> tuple:
+    names = entry["player"]["name"] if "player" in entry else " & ".join(p["name"] for p in entry["players"])
+    return (-entry["won"], -entry["win_rate"], -entry["average_margin"], names.casefold(), entry["key"])
+
+
+def league_standings(*, league: League, game_type: str | None = None) -> dict[str, Any]:
+    """The league's tables, per game type: players (with rating) and partnerships. Two queries.
+
+    ::
+
+        {"league": {"id", "slug", "name"}, "computed_at": datetime | None,
+         "game_types": [{"game_type": "spades", "name": "Spades",
+                         "players": [{"player": {"id", "name"}, "played", "won", "lost", "win_rate",
+                                      "points_for", "points_against", "average_margin", "streak",
+                                      "last_played", "rating": {"mu", "sigma", "ordinal", "rank", "rated"}
+                                      | None, "matches": {"played", "won", "points"} | None}, ...],
+                         "partnerships": [{"players": [{"id", "name"}, {"id", "name"}], "played", ...,
+                                           "last_played"}, ...]}, ...]}
+
+    Tables are ordered by games won, then win rate, then average margin. ``matches`` (Trumps
+    matches) is given for Trumps only. With ``game_type``, only that game type is listed (even if
+    empty); without, every game type the league has results in, in the usual order.
+    """
+    rows = Standing.objects.filter(league=league).select_related("player", "partner")
+    ratings = PlayerRating.objects.filter(league=league)
+    if game_type is not None:
+        rows, ratings = rows.filter(game_type=game_type), ratings.filter(game_type=game_type)
+    rating_of = {(rating.game_type, rating.player_id): rating for rating in ratings}
+
+    tables: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: {"players": [], "partnerships": []})
+    computed_at: datetime | None = None
+    for row in rows:
+        computed_at = row.computed_at if computed_at is None else max(computed_at, row.computed_at)
+        table = tables[row.game_type]
+        if row.partner_id is None:
+            entry = {"player": person(row.player), **results(row),
+                     "rating": rating_figure(rating_of.get((row.game_type, row.player_id))),
+                     "matches": {"played": row.matches_played, "won": row.matches_won, "points": row.match_points}
+                     if row.game_type == "trumps" else None,
+                     "key": row.player_id}
+            table["players"].append(entry)
+        else:
+            entry = {"players": [person(row.player), person(row.partner)], **results(row),
+                     "key": (row.player_id, row.partner_id)}
+            table["partnerships"].append(entry)
+
+    listed = [game_type] if game_type is not None else [kind for kind in GAME_TYPES if kind in tables]
+    game_types = []
+    for kind in listed:
+        table = tables[kind]
+        for entries in table.values():
+            entries.sort(key=table_order)
+            for entry in entries:
+                del entry["key"]
+        game_types.append({"game_type": kind, "name": GAME_TYPE_NAMES.get(kind, kind), **table})
+    return {"league": league_ref(league), "computed_at": computed_at, "game_types": game_types}
+
+
+def in_leagues(queryset: QuerySet, leagues: QuerySet[League] | None) -> QuerySet:
+    """Limit to the leagues a viewer may see (a subquery, so no extra query)."""
+    return queryset if leagues is None else queryset.filter(league__in=leagues.values("pk"))
+
+
+def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None,
+                   history: bool = True) -> list[dict[str, Any]]:
+    """The player's rating in each league and game type, with its history. Two queries (one without history).
+
+    ``leagues``: only these leagues (e.g. ``policy.visible_leagues(user)``). ::
+
+        [{"league": {"id", "slug", "name"}, "game_type": "spades", "mu", "sigma", "ordinal", "rank",
+          "rated", "history": [{"sequence", "played_at", "game", "match", "mu", "sigma", "ordinal"}, ...]},
+         ...]
+
+    ``history`` is oldest first; ``game`` or ``match`` is the id of the result that moved the
+    rating (a Trumps match is rated as a whole).
+    """
+    ratings = in_leagues(PlayerRating.objects.filter(player=player), leagues).select_related("league")
+    ratings = sorted(ratings, key=lambda rating: (rating.league.name, rating.league_id,
+                                                  GAME_TYPES.index(rating.game_type)))
+    points: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
+    if history and ratings:
+        changes = in_leagues(RatingChange.objects.filter(player=player), leagues).order_by(
+            "league_id", "game_type", "sequence"
+        ).values_list("league_id", "game_type", "sequence", "played_at", "game_id", "match_id", "mu", "sigma",
+                      "ordinal")
+        for league_id, game_type, sequence, played_at, game_id, match_id, mu, sigma, value in changes:
+            points[(league_id, game_type)].append({
+                "sequence": sequence, "played_at": played_at, "game": game_id, "match": match_id,
+                "mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(value, 3),
+            })
+    out = []
+    for rating in ratings:
+        entry = {"league": league_ref(rating.league), "game_type": rating.game_type, **rating_figure(rating)}
+        if history:
+            entry["history"] = points[(rating.league_id, rating.game_type)]
+        out.append(entry)
+    return out
+
+
+def player_figures(*, player: Player, leagues: QuerySet[League] | None = None) -> list[dict[str, Any]]:
+    """The player's figures in each league and game type. One query. ::
+
+        [{"league": {"id", "slug", "name"}, "game_type": "spades", "hands": 40,
+          "counts": {"bids": 31, "bids_made": 25, ...}, "rates": {"bid_success": 0.8065, ...}}, ...]
+
+    The counts of each game are listed in ``games.standings.figures``; a rate is ``None`` when
+    there is nothing to divide by.
+    """
+    rows = in_leagues(PlayerFigures.objects.filter(player=player), leagues).select_related("league")
+    rows = sorted(rows, key=lambda row: (row.league.name, row.league_id, GAME_TYPES.index(row.game_type)))
+    return [
+        {"league": league_ref(row.league), "game_type": row.game_type, "hands": row.hands,
+         "counts": dict(row.counts), "rates": figure_rates(row.game_type, {**row.counts, "hands": row.hands})}
+        for row in rows
+    ]

@@ -1,0 +1,161 @@
+"""League tables: played, won, lost, points and streaks, per player and per partnership.
+
+Pure arithmetic over :class:`GameResult` and :class:`MatchOutcome` values.
+
+- A player's line in a game type counts every finished game they sat in, partnership or
+  cutthroat. A partnership's line (an unordered pair of players) counts the partnership games
+  they played as partners, whatever seats they sat in.
+- Points for are the final total of the player's side; points against are the highest final
+  total among the other sides (in a partnership game, simply the other side's). The margin of
+  a game is for minus against, so a cutthroat winner's margin is its lead over the runner-up.
+- The streak is the run of equal results at the end of the history: ``"W3"``, ``"L1"``.
+- Trumps matches add match figures to each player's Trumps line: matches played and won
+  (co-winners of a tied match each win it) and the sum of their match totals.
+- A finished game whose winner is not one of its sides cannot come from play and is not counted.
+
+>>> from datetime import datetime, timezone
+>>> at = datetime(2025, 1, 1, tzinfo=timezone.utc)
+>>> game = GameResult(1, "smudge", at, {"NS": (1, 3), "EW": (2, 4)}, {"NS": 21, "EW": 15}, "NS")
+>>> line = next(line for line in league_table([game]) if line.player_id == 1 and line.partner_id is None)
+>>> line.won, line.points_for, line.points_against, line.streak
+(1, 21, 15, 'W1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .results import GameResult, MatchOutcome
+
+WIN, LOSS = "W", "L"
+
+
+@dataclass
+class Tally:
+    """A running line of the table; feed it results in game order."""
+
+    played: int = 0
+    won: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    last_result: str = ""
+    run: int = 0
+    last_played: datetime | None = None
+    matches_played: int = 0
+    matches_won: int = 0
+    match_points: int = 0
+
+    def add_game(self, *, won: bool, points_for: int, points_against: int, at: datetime) -> None:
+        result = WIN if won else LOSS
+        self.played += 1
+        self.won += won
+        self.points_for += points_for
+        self.points_against += points_against
+        self.run = self.run + 1 if result == self.last_result else 1
+        self.last_result = result
+        self.last_played = at if self.last_played is None else max(self.last_played, at)
+
+    def add_match(self, *, won: bool, points: int) -> None:
+        self.matches_played += 1
+        self.matches_won += won
+        self.match_points += points
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One line of a league table, ready to store."""
+
+    game_type: str
+    player_id: int
+    partner_id: int | None
+    played: int
+    won: int
+    lost: int
+    win_rate: float
+    points_for: int
+    points_against: int
+    average_margin: float
+    streak: str
+    last_played: datetime | None
+    matches_played: int = 0
+    matches_won: int = 0
+    match_points: int = 0
+
+    @property
+    def is_partnership(self) -> bool:
+        return self.partner_id is not None
+
+
+@dataclass
+class TableBuilder:
+    """Collects tallies keyed by (game type, player, partner or None)."""
+
+    tallies: dict[tuple[str, int, int | None], Tally] = field(default_factory=dict)
+
+    def tally(self, game_type: str, player: int, partner: int | None = None) -> Tally:
+        if partner is not None and partner < player:
+            player, partner = partner, player
+        key = (game_type, player, partner)
+        if key not in self.tallies:
+            self.tallies[key] = Tally()
+        return self.tallies[key]
+
+    def add_game(self, game: GameResult) -> None:
+        if game.winner not in game.sides:
+            return
+        for side, players in game.sides.items():
+            others = [total for other, total in game.totals.items() if other != side]
+            points_for = game.totals.get(side, 0)
+            points_against = max(others) if others else 0
+            result = {"won": side == game.winner, "points_for": points_for,
+                      "points_against": points_against, "at": game.finished_at}
+            for player in players:
+                self.tally(game.game_type, player).add_game(**result)
+            if len(players) == 2:
+                self.tally(game.game_type, *players).add_game(**result)
+
+    def add_match(self, match: MatchOutcome) -> None:
+        for player, total in match.player_totals.items():
+            self.tally(match.game_type, player).add_match(won=player in match.winners, points=total)
+
+    def lines(self) -> list[StandingLine]:
+        return [line_of(key, tally) for key, tally in sorted(self.tallies.items(), key=line_sort_key)]
+
+
+def line_sort_key(item: tuple[tuple[str, int, int | None], Tally]) -> tuple[str, int, int]:
+    (game_type, player, partner), _ = item
+    return (game_type, player, -1 if partner is None else partner)
+
+
+def line_of(key: tuple[str, int, int | None], tally: Tally) -> StandingLine:
+    game_type, player, partner = key
+    played = tally.played
+    return StandingLine(
+        game_type=game_type,
+        player_id=player,
+        partner_id=partner,
+        played=played,
+        won=tally.won,
+        lost=played - tally.won,
+        win_rate=tally.won / played if played else 0.0,
+        points_for=tally.points_for,
+        points_against=tally.points_against,
+        average_margin=(tally.points_for - tally.points_against) / played if played else 0.0,
+        streak=f"{tally.last_result}{tally.run}" if tally.run else "",
+        last_played=tally.last_played,
+        matches_played=tally.matches_played,
+        matches_won=tally.matches_won,
+        match_points=tally.match_points,
+    )
+
+
+def league_table(games: Iterable[GameResult], matches: Iterable[MatchOutcome] = ()) -> list[StandingLine]:
+    """Every line of a league's tables, from its finished games and Trumps matches (any order)."""
+    builder = TableBuilder()
+    for game in sorted(games, key=lambda game: game.order):
+        builder.add_game(game)
+    for match in sorted(matches, key=lambda match: match.order):
+        builder.add_match(match)
+    return builder.lines()

@@ -1,0 +1,50 @@
+"""Celery tasks: each takes ids, calls a service and returns a small summary.
+
+Without ``REDIS_URL`` they run in-process (eagerly) when queued; with it, a worker runs them
+(``make worker``). Retries and time limits live here, not in the services.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from games.models import League
+from games.standings.services import league_standings_recompute, standings_rebuild
+
+logger = logging.getLogger(__name__)
+
+# A recompute replaces the league's rows in one transaction, so it can always be run again:
+# acknowledge only when done (a worker lost mid-task gives the task to another worker) and retry
+# on database errors such as a lost connection or a serialization failure.
+RECOMPUTE_OPTIONS: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 5,
+    "soft_time_limit": 300,
+    "time_limit": 360,
+}
+
+
+@shared_task(name="games.league_standings_update", **RECOMPUTE_OPTIONS)
+def league_standings_update(league_id: int) -> dict[str, Any]:
+    """Recompute a league's standings, ratings and figures after a result changed."""
+    try:
+        summary = league_standings_recompute(league_id=league_id)
+    except League.DoesNotExist:
+        logger.info("league %s is gone; no standings to update", league_id)
+        return {"league_id": league_id, "missing": True}
+    return summary.as_dict()
+
+
+@shared_task(name="games.standings_rebuild", **{**RECOMPUTE_OPTIONS, "soft_time_limit": 3000, "time_limit": 3600})
+def standings_rebuild_task(league_slug: str | None = None) -> list[dict[str, Any]]:
+    """Recompute every league's standings (or one league's, by slug) from the stored hands."""
+    return [summary.as_dict() for summary in standings_rebuild(league_slug=league_slug)]

@@ -1,0 +1,71 @@
+"""A league: its standings (per game type, sortable), live and recent games, members, and adding members."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games import policy, selectors, services
+from games.errors import ServiceError
+from games.forms import MemberForm
+from games.models import GAME_TYPE_CHOICES, Game, League
+
+from .home import game_rows
+from .standings import SORTS, standings_table
+
+
+def visible_league_or_404(request, slug: str) -> League:
+    league = League.objects.filter(slug=slug).first()
+    if league is None or not policy.can_view_league(request.user, league):
+        raise Http404("No such league")
+    return league
+
+
+def league_context(request, league: League, *, member_form=None):
+    game_type = request.GET.get("type") or ""
+    if game_type not in dict(GAME_TYPE_CHOICES):
+        game_type = ""
+    sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "won"
+    can_manage = policy.can_manage_league(request.user, league)
+    return {
+        "league": league,
+        "game_types": GAME_TYPE_CHOICES,
+        "game_type": game_type,
+        "sort": sort,
+        "standings": standings_table(league=league, game_type=game_type or None, sort=sort),
+        "live": game_rows(selectors.league_games(league=league, status=Game.Status.IN_PROGRESS, limit=20)),
+        "recent": game_rows(selectors.league_games(league=league, status=Game.Status.FINISHED, limit=20)),
+        "members": selectors.league_members(league=league),
+        "can_manage": can_manage,
+        "can_start": policy.can_start_game(request.user, league),
+        "member_form": (member_form or MemberForm()) if can_manage else None,
+    }
+
+
+def league_detail(request, slug: str):
+    league = visible_league_or_404(request, slug)
+    return render(request, "leagues/detail.html", league_context(request, league))
+
+
+@login_required
+@require_POST
+def league_member(request, slug: str):
+    league = visible_league_or_404(request, slug)
+    if not policy.can_manage_league(request.user, league):
+        raise PermissionDenied("Only the league's owners can manage its members.")
+    form = MemberForm(request.POST)
+    if form.is_valid():
+        role = form.role_value()
+        try:
+            services.league_set_member(league=league, user=form.user, role=role, by=request.user)
+        except ServiceError as error:
+            form.add_error("role" if error.field == "role" else None, error.message)
+        else:
+            name = form.cleaned_data["username"]
+            messages.success(request, f"{name} removed." if role is None else f"{name} is now a {role}.")
+            return redirect("league", slug=league.slug)
+    return render(request, "leagues/detail.html", league_context(request, league, member_form=form), status=400)

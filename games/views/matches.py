@@ -1,0 +1,50 @@
+"""A Trumps match: its three games, the seating of each, every player's match total, the winners."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import render
+
+from games import policy, selectors
+from games.forms.base import SEAT_WORDS
+from games.models import Match
+from games.rules.trumps_match import match_seatings
+
+
+def match_detail(request, match_id: int):
+    try:
+        match = selectors.match_detail(match_id=match_id)
+    except Match.DoesNotExist:
+        raise Http404("No such match") from None
+    if not policy.can_view_match(request.user, match):
+        raise Http404("No such match")
+    seating = {seat: int(pk) for seat, pk in match.seating.items()}
+    seatings = match_seatings(seating, match.options.get("first_dealer", "N"))
+    players = selectors.players_by_id(ids=seating.values())
+    games = {game.match_game_number: game for game in selectors.match_games(match=match)}
+    rows = []
+    for number, seats in enumerate(seatings, 1):
+        game = games.get(number)
+        rows.append({
+            "number": number,
+            "game": game,
+            "sides": [
+                {"key": side, "names": " & ".join(players[seats[seat]].name for seat in side),
+                 "total": game.totals.get(side, 0) if game else None,
+                 "winner": bool(game and game.winner == side)}
+                for side in ("NS", "EW")
+            ],
+            "seats": [(seat, SEAT_WORDS[seat], players[seats[seat]].name) for seat in "NESW"],
+        })
+    winners = {int(pk) for pk in match.winners}
+    totals = sorted(
+        ({"player": players[pk], "total": match.player_totals.get(str(pk), 0), "winner": pk in winners}
+         for pk in seating.values()),
+        key=lambda row: (-row["total"], row["player"].name),
+    )
+    return render(request, "games/match.html", {
+        "match": match, "rows": rows, "totals": totals,
+        "winner_names": " & ".join(row["player"].name for row in totals if row["winner"]),
+        "finished": match.status == Match.Status.FINISHED,
+        "current": next((row["game"] for row in rows if row["game"] and row["game"].status == "in_progress"), None),
+    })
