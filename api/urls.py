@@ -1,7 +1,24 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from api.views import auth, games, hands, leagues, matches, players
+
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("auth/token/", auth.TokenView.as_view(), name="api-token"),
+    path("players/", players.PlayerList.as_view(), name="api-players"),
+    path("players/<int:pk>/", players.PlayerDetail.as_view(), name="api-player"),
+    path("leagues/", leagues.LeagueList.as_view(), name="api-leagues"),
+    path("leagues/<int:pk>/", leagues.LeagueDetail.as_view(), name="api-league"),
+    path("leagues/<int:pk>/members/", leagues.MemberList.as_view(), name="api-members"),
+    path("leagues/<int:pk>/members/<str:username>/", leagues.MemberDetail.as_view(), name="api-member"),
+    path("games/", games.GameList.as_view(), name="api-games"),
+    path("games/<int:pk>/", games.GameDetail.as_view(), name="api-game"),
+    path("games/<int:pk>/abandon/", games.GameAbandon.as_view(), name="api-game-abandon"),
+    path("games/<int:pk>/hands/", hands.HandList.as_view(), name="api-hands"),
+    path("games/<int:pk>/hands/<int:number>/", hands.HandDetail.as_view(), name="api-hand"),
+    path("games/<int:pk>/hands/<int:number>/revisions/", hands.HandRevisions.as_view(), name="api-hand-revisions"),
+    path("matches/", matches.MatchList.as_view(), name="api-matches"),
+    path("matches/<int:pk>/", matches.MatchDetail.as_view(), name="api-match"),
 ]

@@ -7,6 +7,8 @@ With nothing set: a SQLite file in the project folder, Celery tasks run in-proce
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -85,6 +87,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction begins (so a hand append never meets a
     # stale read) and wait for one another instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
+    # Tests use a file too: an in-memory database shares one cache between connections and
+    # refuses concurrent writers at once instead of letting them wait their turn.
+    # One file per test process, so test runs side by side do not share it.
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
+        Path(tempfile.gettempdir()) / f"scorekeeper-test-{os.getpid()}.sqlite3"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL") or None
@@ -138,6 +146,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.exceptions.handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }

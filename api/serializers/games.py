@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import Game, Hand, HandRevision
-from games.rules import GAME_TYPES
+from games.models import GAME_TYPE_CHOICES, SEAT_CHOICES, Game, Hand, HandRevision
 
-from .common import SEATS, Id, JSONObject, SeatsIn, SeatsOut, Strict, Text, json_problem
+from .common import Id, JSONObject, SeatsIn, SeatsOut, Strict, Text, json_problem
 
-STATUSES = [choice for choice, _ in Game.Status.choices]
+STATUSES = Game.Status.choices
+SEATS = SEAT_CHOICES
 
 
 def scores(help_text: str, **kwargs) -> serializers.DictField:
@@ -20,7 +21,7 @@ def scores(help_text: str, **kwargs) -> serializers.DictField:
 
 
 class GameIn(Strict):
-    game_type = serializers.ChoiceField(choices=GAME_TYPES)
+    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
     league = Id(required=False, allow_null=True, default=None, help_text="A league id, or null for a casual game.")
     seats = SeatsIn()
     options = JSONObject(required=False, default=dict,
@@ -33,7 +34,7 @@ class GameFilter(serializers.Serializer):
 
     league = Id(required=False)
     player = Id(required=False, help_text="Games this player sat in.")
-    game_type = serializers.ChoiceField(choices=GAME_TYPES, required=False)
+    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES, required=False)
     status = serializers.ChoiceField(choices=STATUSES, required=False)
     started_on = serializers.DateField(required=False, help_text="Started on this day (UTC).")
     started_after = serializers.DateField(required=False, help_text="Started on or after this day (UTC).")
@@ -59,6 +60,7 @@ class GameOut(serializers.ModelSerializer):
     def get_winner(self, game: Game) -> str | None:
         return game.winner or None
 
+    @extend_schema_field({"type": "string", "enum": ["N", "E", "S", "W"]})
     def get_next_dealer(self, game: Game) -> str:
         from games.rules import next_seat
 
@@ -148,8 +150,14 @@ class RevisionOut(serializers.ModelSerializer):
 # --- matches ---------------------------------------------------------------------------------------
 
 
+@extend_schema_field({"type": "string", "pattern": "^trumps$", "description": "Matches are Trumps only."})
+class TrumpsOnly(serializers.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=["trumps"], **kwargs)
+
+
 class MatchIn(Strict):
-    game_type = serializers.ChoiceField(choices=["trumps"])
+    game_type = TrumpsOnly()
     league = Id(required=False, allow_null=True, default=None)
     seats = SeatsIn(help_text="Game 1's seating; games 2 and 3 rotate partners from it.")
     first_dealer = serializers.ChoiceField(choices=SEATS, required=False)

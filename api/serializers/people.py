@@ -43,11 +43,11 @@ class LeagueOut(serializers.ModelSerializer):
 
 class MemberIn(Strict):
     username = Text(max_length=150)
-    role = serializers.ChoiceField(choices=Membership.Role.values)
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
 class RoleIn(Strict):
-    role = serializers.ChoiceField(choices=Membership.Role.values)
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
 class MemberOut(serializers.ModelSerializer):

@@ -112,7 +112,8 @@ def rated_results(games: Iterable[GameResult], matches: Iterable[MatchOutcome] =
             rest = [player for player in players if player not in match.winners]
             rest_places = places_by_total([match.player_totals[player] for player in rest])
             by_player = {**dict.fromkeys(match.winners, 0),
-                         **{player: 1 + place for player, place in zip(rest, rest_places, strict=True)}}
+                         **{player: len(match.winners) + place
+                            for player, place in zip(rest, rest_places, strict=True)}}
             places = tuple(by_player[player] for player in players)
         else:
             places = places_by_total([match.player_totals[player] for player in players])

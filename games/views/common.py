@@ -57,6 +57,7 @@ def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int]
             "entry": form_class.describe(hand.record, hand.details or {}, seats),
             "note": hand.record.get("note", ""),
             "delta": [hand.delta.get(side, 0) for side in sides],
+            "delta_pairs": [(side, hand.delta.get(side, 0)) for side in sides],
             "totals": [hand.totals.get(side, 0) for side in sides],
             "bags": [hand.extras.get("bags", {}).get(side) for side in sides] if bags is not None else None,
             "corrected": hand.number in corrected,

@@ -27,32 +27,45 @@ def ratio(made: int, tried: int) -> str:
     return f"{made} of {tried}" + (f" ({round(100 * made / tried)}%)" if tried else "")
 
 
+def spades_figures(count, seat, record, details) -> None:
+    nil = record["bids"][seat] in (0, "nil", "blind_nil")
+    made = bool(details.get("bids_made", {}).get(seat))
+    count["spades_nils" if nil else "spades_bids"] += 1
+    count["spades_nils_made" if nil else "spades_bids_made"] += made
+
+
+def smudge_figures(count, seat, record, details) -> None:
+    if record["bidder"] != seat:
+        return
+    smudge = record["bid"] in ("smudge", 5)
+    count["smudge_bids"] += 1
+    count["smudge_bids_made"] += bool(details.get("made"))
+    count["smudges"] += smudge
+    count["smudges_made"] += smudge and bool(details.get("made"))
+
+
+def trumps_figures(count, seat, record, details) -> None:
+    if record["declarer"] == seat:
+        count["trumps_contracts"] += 1
+        count["trumps_contracts_made"] += bool(details.get("made"))
+
+
+def stink_figures(count, seat, record, details) -> None:
+    count["stink_hands"] += 1
+    count["stink_holds"] += details.get("trump_stack_holder") == seat
+
+
+FIGURES = {"spades": spades_figures, "smudge": smudge_figures, "trumps": trumps_figures,
+           "thieving_stink": stink_figures}
+
+
 def hand_figures(hands: list[dict[str, Any]], player_id: int) -> dict[str, list[tuple[str, str]]]:
     """Per game: Spades bids and nils made, Smudge bids made and smudges, Trumps contracts, Thieving Stink holds."""
     count: dict[str, int] = defaultdict(int)
     for hand in hands:
         seat = seat_in(hand, player_id, "game__")
-        game_type, record, details = hand["game__game_type"], hand["record"], hand["details"] or {}
-        if seat is None:
-            continue
-        if game_type == "spades":
-            bid = record["bids"][seat]
-            nil = bid in (0, "nil", "blind_nil")
-            made = bool(details.get("bids_made", {}).get(seat))
-            count["spades_nils" if nil else "spades_bids"] += 1
-            count["spades_nils_made" if nil else "spades_bids_made"] += made
-        elif game_type == "smudge" and record["bidder"] == seat:
-            smudge = record["bid"] in ("smudge", 5)
-            count["smudge_bids"] += 1
-            count["smudge_bids_made"] += bool(details.get("made"))
-            count["smudges"] += smudge
-            count["smudges_made"] += smudge and bool(details.get("made"))
-        elif game_type == "trumps" and record["declarer"] == seat:
-            count["trumps_contracts"] += 1
-            count["trumps_contracts_made"] += bool(details.get("made"))
-        elif game_type == "thieving_stink":
-            count["stink_hands"] += 1
-            count["stink_holds"] += details.get("trump_stack_holder") == seat
+        if seat is not None:
+            FIGURES[hand["game__game_type"]](count, seat, hand["record"], hand["details"] or {})
     return {
         "spades": [("Bids made", ratio(count["spades_bids_made"], count["spades_bids"])),
                    ("Nils made", ratio(count["spades_nils_made"], count["spades_nils"]))],

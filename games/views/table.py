@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -109,8 +111,6 @@ def hand_record(request, game_id: int):
 
 
 def fresh_keys(game) -> dict[str, str]:
-    import uuid
-
     return {"idempotency_key": uuid.uuid4().hex, "expected_number": str(game.hand_count + 1)}
 
 
@@ -132,8 +132,6 @@ def hand_correct(request, game_id: int, number: int):
         raise PermissionDenied("You cannot keep score in this game.")
     hand = selectors.game_hand(game=game, number=number)
     if hand is None:
-        from django.http import Http404
-
         raise Http404("No such hand")
     form_class = hand_form_class(game.game_type)
     status = 200

@@ -1,0 +1,1 @@
+"""Thin views: parse with a serializer, call one service or selector, serialize."""

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+
+from api.serializers.games import GameDetailOut, GameFilter, GameIn, GameOut
+from games import selectors, services
+
+from .base import ApiView, league_to_play_in, one
+
+
+def game_body(user, pk: int) -> dict:
+    """The game as the API shows it, with every hand: a fixed number of queries."""
+    if isinstance(pk, bool) or not isinstance(pk, int) or pk <= 0 or pk > 2**63 - 1:
+        raise NotFound(f"there is no game {pk}")
+    game = selectors.game_with_hands(user=user, pk=pk)
+    if game is None:
+        raise NotFound(f"there is no game {pk}")
+    return GameDetailOut(game).data
+
+
+def visible_game(user, pk: int):
+    from games import policy
+
+    return one(policy.visible_games(user).select_related("league"), pk, "game")
+
+
+class GameList(ApiView):
+    """Games you can see, newest first, filtered by league, player, game type, status and start date."""
+
+    @extend_schema(parameters=[GameFilter], responses=GameOut(many=True), tags=["games"])
+    def get(self, request):
+        filters = self.parse(GameFilter, data=request.query_params)
+        return self.page(selectors.games_for(user=request.user, **filters), GameOut)
+
+    @extend_schema(request=GameIn, responses={201: GameDetailOut}, tags=["games"])
+    def post(self, request):
+        data = self.parse(GameIn)
+        data["league"] = league_to_play_in(request.user, data["league"])
+        game = services.game_start(by=request.user, **data)
+        return Response(game_body(request.user, game.pk), status=status.HTTP_201_CREATED)
+
+
+class GameDetail(ApiView):
+    @extend_schema(responses=GameDetailOut, tags=["games"])
+    def get(self, request, pk: int):
+        return Response(game_body(request.user, pk))
+
+
+class GameAbandon(ApiView):
+    """Stop a game for good: no more hands, corrections or undos."""
+
+    error_statuses = (409,)
+
+    @extend_schema(request=None, responses=GameDetailOut, tags=["games"])
+    def post(self, request, pk: int):
+        services.game_abandon(game=visible_game(request.user, pk), by=request.user)
+        return Response(game_body(request.user, pk))

@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+
+from api.serializers.games import (
+    GameDetailOut,
+    HandCorrectionIn,
+    HandIn,
+    HandOut,
+    HandResultOut,
+    RevisionOut,
+    UndoIn,
+)
+from games import services
+from games.models import Hand, HandRevision
+
+from .base import ApiView
+from .games import game_body, visible_game
+
+MAX_KEY = 200
+
+RECORD_EXAMPLES = [
+    OpenApiExample("Spades", value={"bids": {"N": 3, "E": "nil", "S": 4, "W": 5},
+                                    "tricks": {"N": 4, "E": 0, "S": 5, "W": 4}, "expected_number": 1}),
+    OpenApiExample("Smudge", value={"bidder": "E", "bid": 3, "high": "EW", "low": "NS", "jack": "EW",
+                                    "game": None, "all_tricks": False}),
+    OpenApiExample("Trumps", value={"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False,
+                                    "redoubled": False, "tricks": 8}),
+    OpenApiExample("Thieving Stink", value={"face_cards": {"NS": 9, "EW": 5},
+                                            "trump_stack": {"holder": "W", "size": 6}}),
+]
+
+
+def record_schema(extra: dict, description: str) -> dict:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {
+            "dealer": {"type": "string", "enum": ["N", "E", "S", "W"],
+                       "description": "Optional; if given, the seat whose deal it is."},
+            "note": {"type": "string", "description": "Optional free text."},
+            **extra,
+        },
+        "additionalProperties": True,
+    }
+
+
+HAND_BODY = record_schema(
+    {"expected_number": {"type": "integer", "minimum": 1,
+                         "description": "The number this hand should get; 409 if another hand got there first."}},
+    "A hand record exactly as in RULINGS.md for the game's type (its fields are checked by the rules engine), "
+    "plus the optional `expected_number`.",
+)
+CORRECTION_BODY = record_schema(
+    {"reason": {"type": "string", "maxLength": 500, "description": "Why the hand is corrected (kept in history)."}},
+    "The corrected hand record (RULINGS.md), plus an optional `reason`. PUT replaces the record; PATCH merges "
+    "the given top-level fields into the stored record.",
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Up to 200 printable characters. A retry with the same key and body gets the first response; "
+                "the same key with a different body is a 422; while the first is in flight, 409 + Retry-After.",
+)
+
+
+def idempotency_key(request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY or not key.isprintable() or not key.isascii():
+        raise ValidationError({"idempotency_key": [f"an idempotency key is 1 to {MAX_KEY} printable ASCII characters"]})
+    return key
+
+
+def stored_hand(game, number: int) -> Hand:
+    hand = Hand.objects.filter(game=game, number=number).first() if 0 < number <= 2**31 else None
+    if hand is None:
+        raise NotFound(f"there is no hand {number} in this game")
+    return hand
+
+
+class HandList(ApiView):
+    """A game's hands, and recording the next one."""
+
+    error_statuses = (409, 422)
+
+    @extend_schema(responses=HandOut(many=True), tags=["hands"])
+    def get(self, request, pk: int):
+        game = visible_game(request.user, pk)
+        hands = Hand.objects.filter(game=game).select_related("entered_by").order_by("number")
+        return Response(HandOut(hands, many=True).data)
+
+    @extend_schema(request={"application/json": HAND_BODY}, examples=RECORD_EXAMPLES, parameters=[IDEMPOTENCY_KEY],
+                   responses={201: HandResultOut}, tags=["hands"])
+    def post(self, request, pk: int):
+        game = visible_game(request.user, pk)
+        key = idempotency_key(request)
+        data = self.parse(HandIn)
+        result = services.hand_record(game=game, record=data["record"], by=request.user,
+                                      expected_number=data.get("expected_number"), idempotency_key=key)
+        return Response(result.payload, status=status.HTTP_201_CREATED)
+
+
+class HandDetail(ApiView):
+    """One hand: read it, correct it (PUT/PATCH re-score every later hand), or undo the last one (DELETE)."""
+
+    error_statuses = (409,)
+
+    @extend_schema(responses=HandOut, tags=["hands"])
+    def get(self, request, pk: int, number: int):
+        return Response(HandOut(stored_hand(visible_game(request.user, pk), number)).data)
+
+    def correct(self, request, pk: int, number: int, *, merge: bool):
+        game = visible_game(request.user, pk)
+        hand = stored_hand(game, number)
+        data = self.parse(HandCorrectionIn)
+        record = {**hand.record, **data["record"]} if merge else data["record"]
+        services.hand_correct(game=game, number=number, record=record, by=request.user, reason=data["reason"])
+        return Response(game_body(request.user, pk))
+
+    @extend_schema(request={"application/json": CORRECTION_BODY}, responses=GameDetailOut, tags=["hands"])
+    def put(self, request, pk: int, number: int):
+        return self.correct(request, pk, number, merge=False)
+
+    @extend_schema(request={"application/json": CORRECTION_BODY}, responses=GameDetailOut, tags=["hands"])
+    def patch(self, request, pk: int, number: int):
+        return self.correct(request, pk, number, merge=True)
+
+    @extend_schema(request=UndoIn, responses=GameDetailOut, tags=["hands"])
+    def delete(self, request, pk: int, number: int):
+        """Undo the last hand (any other hand: 409). Answers with the game as it now stands."""
+        game = visible_game(request.user, pk)
+        data = self.parse(UndoIn, data=request.data or {})
+        services.hand_undo(game=game, by=request.user, reason=data["reason"], number=number)
+        return Response(game_body(request.user, pk))
+
+
+class HandRevisions(ApiView):
+    """The history of a hand number: every correction and undo, oldest first, with who and why."""
+
+    @extend_schema(responses=RevisionOut(many=True), tags=["hands"])
+    def get(self, request, pk: int, number: int):
+        game = visible_game(request.user, pk)
+        revisions = HandRevision.objects.filter(game=game, number=number).select_related("changed_by")
+        return Response(RevisionOut(revisions.order_by("changed_at", "id"), many=True).data)

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+
+from api.serializers.games import MatchIn, MatchOut
+from games import selectors, services
+
+from .base import ApiView, league_to_play_in, one
+
+
+class MatchList(ApiView):
+    """Trumps matches: three games, partners rotating so that everyone partners everyone once."""
+
+    @extend_schema(responses=MatchOut(many=True), tags=["matches"])
+    def get(self, request):
+        page = self.paginate_queryset(selectors.matches_for(user=request.user))
+        return self.get_paginated_response(MatchOut(selectors.with_player_rows(page), many=True).data)
+
+    @extend_schema(request=MatchIn, responses={201: MatchOut}, tags=["matches"])
+    def post(self, request):
+        data = self.parse(MatchIn)
+        data.pop("game_type")
+        data["league"] = league_to_play_in(request.user, data["league"])
+        match = services.match_start(by=request.user, **data)
+        return Response(match_body(request.user, match.pk), status=status.HTTP_201_CREATED)
+
+
+def match_body(user, pk: int) -> dict:
+    match = one(selectors.matches_for(user=user), pk, "match")
+    return MatchOut(selectors.with_player_rows([match])[0]).data
+
+
+class MatchDetail(ApiView):
+    @extend_schema(responses=MatchOut, tags=["matches"])
+    def get(self, request, pk: int):
+        return Response(match_body(request.user, pk))
