@@ -91,7 +91,7 @@ GAME_STATE_FIELDS = ["totals", "extras", "hand_count", "status", "winner", "fini
 
 
 def lock_game(game: Game, by) -> Game:
-    locked = Game.objects.select_for_update().select_related("league").get(pk=game.pk)
+    locked = Game.objects.select_for_update(of=("self",)).select_related("league").get(pk=game.pk)
     if not policy.can_score_game(by, locked):
         raise NotAllowed("you cannot keep score in this game")
     if locked.status == Game.Status.ABANDONED:

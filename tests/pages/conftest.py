@@ -26,7 +26,7 @@ def owner_client(signed_in, owner):
 def post_hand(owner_client):
     """Post a hand form to a game: ``post_hand(game, bid_N="3", ...)``, with a fresh key and the next number."""
 
-    def post(game, client=None, key=None, expected=None, **fields):
+    def post(game, /, client=None, key=None, expected=None, **fields):
         game.refresh_from_db()
         data = {"idempotency_key": key or uuid.uuid4().hex,
                 "expected_number": expected if expected is not None else game.hand_count + 1, **fields}

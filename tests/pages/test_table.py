@@ -1,0 +1,103 @@
+"""The table page: scoreboard with names, totals, bags, target and dealer; who sees the form; query counts."""
+
+import pytest
+from django.urls import reverse
+
+from games.services import hand_record, league_create
+
+pytestmark = pytest.mark.django_db
+
+SPADES_HAND = {"bids": {"N": 3, "E": 4, "S": 4, "W": 2}, "tricks": {"N": 4, "E": 4, "S": 3, "W": 2}}
+
+
+def test_scoreboard_shows_names_totals_bags_target_and_dealer(owner_client, start_game, owner):
+    game = start_game("spades", target=300)
+    hand_record(game=game, record=SPADES_HAND, by=owner)
+    page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
+    assert "Ann" in page and "Cat" in page and "Ben" in page and "Dan" in page
+    assert 'data-total="NS">70<' in page and 'data-total="EW">60<' in page
+    assert "Playing to <b>300</b>" in page
+    assert "<b>Ben</b> (E) deals" in page
+    assert "0 bags" in page
+    assert "Record hand 2" in page
+    assert 'name="idempotency_key"' in page and 'name="expected_number" value="2"' in page
+
+
+def test_each_game_type_renders_its_hand_form(owner_client, start_game):
+    expected = {"spades": "bid_N", "smudge": 'name="bidder"', "trumps": 'name="declarer"',
+                "thieving_stink": 'name="stack_holder"'}
+    for game_type, marker in expected.items():
+        page = owner_client.get(reverse("table", args=[start_game(game_type).pk])).content.decode()
+        assert marker in page, game_type
+
+
+def test_anonymous_visitor_sees_the_board_but_no_form(client, start_game):
+    game = start_game("spades")
+    page = client.get(reverse("table", args=[game.pk])).content.decode()
+    assert "Ann" in page and "Record hand" not in page and "Sign in</a> to keep score" in page
+
+
+def test_member_follows_without_a_form(signed_in, member, start_game):
+    page = signed_in(member).get(reverse("table", args=[start_game("smudge").pk])).content.decode()
+    assert "Record hand" not in page and "its scorekeepers enter the hands" in page
+
+
+def test_scorekeeper_gets_the_form(signed_in, scorekeeper, start_game):
+    page = signed_in(scorekeeper).get(reverse("table", args=[start_game("trumps").pk])).content.decode()
+    assert "Record hand 1" in page
+
+
+def test_private_league_game_is_404_for_a_stranger(signed_in, stranger, owner, seats, client):
+    from games.services import game_start
+
+    private = league_create(name="Secret", by=owner, is_public=False)
+    game = game_start(game_type="spades", seats=seats, by=owner, league=private)
+    assert signed_in(stranger).get(reverse("table", args=[game.pk])).status_code == 404
+    client.logout()
+    assert client.get(reverse("table", args=[game.pk])).status_code == 404
+
+
+def test_unknown_game_is_404(owner_client):
+    assert owner_client.get(reverse("table", args=[999999])).status_code == 404
+
+
+@pytest.mark.parametrize("hands", [1, 12])
+def test_table_page_runs_a_fixed_number_of_queries(owner_client, start_game, owner, hands,
+                                                   django_assert_max_num_queries):
+    game = start_game("spades", target=10_000)
+    for _ in range(hands):
+        hand_record(game=game, record=SPADES_HAND, by=owner)
+    with django_assert_max_num_queries(7):
+        response = owner_client.get(reverse("table", args=[game.pk]))
+    assert response.status_code == 200
+    assert response.content.decode().count('class="hand"') == hands
+
+
+@pytest.mark.parametrize("hands", [1, 12])
+def test_casual_game_table_page_queries(signed_in, owner, seats, hands, django_assert_max_num_queries):
+    from games.services import game_start
+
+    game = game_start(game_type="spades", seats=seats, by=owner, options={"target": 10_000})
+    for _ in range(hands):
+        hand_record(game=game, record=SPADES_HAND, by=owner)
+    client = signed_in(owner)
+    with django_assert_max_num_queries(7):
+        assert client.get(reverse("table", args=[game.pk])).status_code == 200
+
+
+def test_chart_draws_one_line_per_side_and_the_target(owner_client, start_game, owner):
+    game = start_game("spades", target=300)
+    hand_record(game=game, record=SPADES_HAND, by=owner)
+    page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
+    assert page.count("<polyline") == 2
+    assert "target 300" in page
+
+
+def test_finished_game_announces_the_winner_and_offers_a_rematch(owner_client, start_game, owner):
+    game = start_game("trumps", target=5)
+    hand_record(game=game, record={"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False,
+                                   "redoubled": False, "tricks": 8}, by=owner)
+    page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
+    assert "Ann &amp; Cat win!" in page
+    assert "Final score" in page and "Record hand" not in page
+    assert f"rematch={game.pk}" in page

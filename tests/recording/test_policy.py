@@ -1,0 +1,84 @@
+"""Who may do what: one policy, asked by every door."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from games import policy
+from games.errors import InvalidInput, NotAllowed
+from games.services import game_start, league_create, league_set_member
+
+
+@pytest.fixture
+def private_league(owner):
+    return league_create(name="Back Room", by=owner, is_public=False)
+
+
+@pytest.mark.parametrize(
+    ("who", "view", "score", "manage"),
+    [
+        ("owner", True, True, True),
+        ("scorekeeper", True, True, False),
+        ("member", True, False, False),
+        ("stranger", False, False, False),
+        ("anonymous", False, False, False),
+    ],
+)
+def test_the_permission_matrix_in_a_private_league(private_league, owner, seats, make_user, who, view, score,
+                                                   manage):
+    game = game_start(game_type="spades", seats=seats, by=owner, league=private_league)
+    if who == "anonymous":
+        user = AnonymousUser()
+    elif who == "owner":
+        user = owner
+    else:
+        user = make_user(who)
+        if who in ("scorekeeper", "member"):
+            league_set_member(league=private_league, user=user, role=who, by=owner)
+    assert policy.can_view_league(user, private_league) is view
+    assert policy.can_view_game(user, game) is view
+    assert policy.can_score_game(user, game) is score
+    assert policy.can_manage_league(user, private_league) is manage
+    assert (game in policy.visible_games(user)) is view
+
+
+def test_public_leagues_and_casual_games_are_read_by_anyone(league, owner, seats):
+    casual = game_start(game_type="spades", seats=seats, by=owner)
+    assert policy.can_view_league(AnonymousUser(), league)
+    assert policy.can_view_game(AnonymousUser(), casual)
+
+
+def test_members_cannot_start_league_games_but_anyone_signed_in_can_start_a_casual_one(league, member, seats):
+    with pytest.raises(NotAllowed):
+        game_start(game_type="spades", seats=seats, by=member, league=league)
+    assert game_start(game_type="spades", seats=seats, by=member).created_by == member
+
+
+def test_only_owners_manage_members_and_a_league_keeps_an_owner(league, owner, scorekeeper, stranger):
+    with pytest.raises(NotAllowed):
+        league_set_member(league=league, user=stranger, role="member", by=scorekeeper)
+    with pytest.raises(InvalidInput, match="at least one owner"):
+        league_set_member(league=league, user=owner, role="member", by=owner)
+
+
+def test_league_house_rules_fill_a_new_games_options(owner, seats):
+    league = league_create(name="Short Games", by=owner, default_options={"spades": {"target": 300}})
+    game = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"nil_value": 100})
+    assert (game.options["target"], game.options["nil_value"], game.options["bag_limit"]) == (300, 100, 10)
+
+
+def test_bad_house_rules_are_refused_naming_the_option(owner):
+    with pytest.raises(InvalidInput) as refused:
+        league_create(name="Typo", by=owner, default_options={"spades": {"targte": 300}})
+    assert refused.value.field == "default_options.spades"
+
+
+def test_bad_seats_are_refused(owner, players):
+    ann, ben, cat, _ = players
+    with pytest.raises(InvalidInput, match="only one seat"):
+        game_start(game_type="spades", seats={"N": ann.pk, "E": ben.pk, "S": cat.pk, "W": ann.pk}, by=owner)
+    with pytest.raises(InvalidInput, match="there is no player 999999"):
+        game_start(game_type="spades", seats={"N": ann.pk, "E": ben.pk, "S": cat.pk, "W": 999999}, by=owner)
+    with pytest.raises(InvalidInput, match="N, E, S and W"):
+        game_start(game_type="spades", seats={"N": ann.pk}, by=owner)
