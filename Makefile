@@ -31,5 +31,12 @@ lint: install
 worker: install
 	$(BIN)/celery -A scorekeeper worker --loglevel=info
 
+# Production serving: needs DJANGO_ENV=production, SECRET_KEY, ALLOWED_HOSTS (see docs/deploy.md).
+serve-prod: install
+	$(BIN)/python manage.py check --deploy --fail-level WARNING
+	$(BIN)/python manage.py collectstatic --no-input
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/gunicorn scorekeeper.wsgi -c gunicorn.conf.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles

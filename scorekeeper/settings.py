@@ -45,11 +45,13 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "games",
     "api",
 ]
 
 MIDDLEWARE = [
+    "scorekeeper.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -58,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -118,6 +121,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-in attempts are limited (django-axes): after LOGIN_FAILURE_LIMIT failures for one username
+# from one address, that pair is refused for LOGIN_COOLOFF_MINUTES. On by default in production.
+LOGIN_RATE_LIMIT = env_bool("LOGIN_RATE_LIMIT", PRODUCTION)
+AXES_ENABLED = LOGIN_RATE_LIMIT
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Failures are counted in the database, so every app server sees the same count.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_DISABLE_ACCESS_LOG = True
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AUTHENTICATION_BACKENDS = [
+    *(["axes.backends.AxesStandaloneBackend"] if LOGIN_RATE_LIMIT else []),
+    "django.contrib.auth.backends.ModelBackend",
+]
+# With the limit off (development, tests) axes only records; it need not guard authenticate().
+SILENCED_SYSTEM_CHECKS = [] if LOGIN_RATE_LIMIT else ["axes.W003"]
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -172,10 +194,21 @@ SECURE_REFERRER_POLICY = "same-origin"
 if env_bool("BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+LOG_FORMAT = env_choice("LOG_FORMAT", "json" if PRODUCTION else "plain", ("json", "plain"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "scorekeeper.observability.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }

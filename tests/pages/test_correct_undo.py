@@ -34,7 +34,7 @@ def test_correction_rescores_and_keeps_history(owner_client, game):
     assert response.status_code == 302
     game.refresh_from_db()
     assert Hand.objects.get(game=game, number=1).record["tricks"]["N"] == 5
-    assert game.totals["EW"] == 60 - 60 + 60 - 60 + -60 + 60  # set once (-60), made once (+60)
+    assert game.totals == {"NS": 141, "EW": 0}  # hand 1 now: NS 8 on 7 (+71), EW 5 on 6 (-60)
     revision = HandRevision.objects.get(game=game)
     assert revision.reason == "W's last trick was N's"
     page = owner_client.get(reverse("table", args=[game.pk])).content.decode()

@@ -1,0 +1,15 @@
+"""gunicorn settings for Scorekeeper (``make serve-prod``); each can be overridden from the environment."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+threads = int(os.environ.get("WEB_THREADS", "1"))
+timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
+graceful_timeout = 20
+max_requests = 2000  # recycle workers now and then
+max_requests_jitter = 200
+accesslog = "-"
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -1,0 +1,115 @@
+"""Starting a game: choose game and league, then seats (picked or added), house rules, first dealer."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game, Match, Player
+from games.services import game_start, league_create
+
+pytestmark = pytest.mark.django_db
+
+URL = reverse("new-game")
+
+
+def seat_data(players, **extra):
+    return {**{f"seat_{seat}": str(p.pk) for seat, p in zip("NESW", players, strict=True)}, **extra}
+
+
+def spades_options(**overrides):
+    options = {"opt_first_dealer": "N", "opt_target": "500", "opt_nil_value": "50", "opt_blind_nil_value": "100",
+               "opt_failed_nil_tricks": "count", "opt_bag_mode": "cycle", "opt_bag_limit": "10",
+               "opt_bag_penalty": "100", "opt_blind_nil_allowed": "true", "opt_blind_nil_deficit": "100",
+               "opt_allow_double_nil": "false", "opt_lose_at": "", "opt_partnerships": "true"}
+    options.update(overrides)
+    return options
+
+
+def test_step_one_offers_games_and_my_leagues(owner_client, league):
+    page = owner_client.get(URL).content.decode()
+    assert "Thieving Stink" in page and league.name in page and "Casual game" in page
+
+
+def test_anonymous_is_sent_to_sign_in(client):
+    assert reverse("login") in client.get(URL)["Location"]
+
+
+def test_options_are_prefilled_from_the_league_and_explained(owner_client, owner):
+    league = league_create(name="House", by=owner, default_options={"spades": {"target": 300}})
+    response = owner_client.get(URL + f"?type=spades&league={league.slug}")
+    form = response.context["form"]
+    assert form["opt_target"].value() == 300
+    assert "Points a side needs to win" in response.content.decode()
+
+
+def test_start_a_league_game(owner_client, league, players):
+    response = owner_client.post(URL + f"?type=spades&league={league.slug}",
+                                 seat_data(players, **spades_options(opt_target="200", opt_first_dealer="E")))
+    game = Game.objects.get()
+    assert response["Location"] == reverse("table", args=[game.pk])
+    assert game.league == league and game.options["target"] == 200 and game.first_dealer == "E"
+    assert game.options["lose_at"] is None and game.options["partnerships"] is True
+
+
+def test_quick_add_a_new_player(owner_client, players):
+    data = seat_data(players, **spades_options())
+    data["seat_W"], data["new_W"] = "", "Eve"
+    assert owner_client.post(URL + "?type=spades", data).status_code == 302
+    assert Game.objects.get().west.name == "Eve"
+
+
+@pytest.mark.parametrize(("change", "field", "message"), [
+    ({"seat_W": ""}, "seat_W", "Choose who sits West"),
+    ({"new_W": "Eve"}, "new_W", "not both"),
+    ("dup", "seat_S", "already has a seat"),
+    ({"seat_N": "999999"}, "seat_N", "Select a valid choice"),
+    ({"opt_target": "0"}, "opt_target", "greater than or equal to 1"),
+    ({"opt_bag_mode": "lots"}, "opt_bag_mode", "Select a valid choice"),
+])
+def test_errors_show_beside_the_field(owner_client, players, change, field, message):
+    data = seat_data(players, **spades_options())
+    if change == "dup":
+        data["seat_S"] = data["seat_N"]
+    else:
+        data.update(change)
+    response = owner_client.post(URL + "?type=spades", data)
+    assert response.status_code == 400
+    assert any(message in error for error in response.context["form"].errors[field])
+    assert not Game.objects.exists()
+
+
+def test_a_refused_game_leaves_no_new_player_behind(owner_client, players, monkeypatch):
+    from games.errors import InvalidInput
+    def refuse(**kwargs):
+        raise InvalidInput("a player can sit in only one seat", field="seats")
+
+    monkeypatch.setattr("games.services.game_start", refuse)
+    data = seat_data(players, **spades_options())
+    data["seat_W"], data["new_W"] = "", "Eve"
+    response = owner_client.post(URL + "?type=spades", data)
+    assert response.status_code == 400 and "only one seat" in response.content.decode()
+    assert not Player.objects.filter(name="Eve").exists()
+
+
+def test_member_may_not_start_a_league_game(signed_in, member, league):
+    assert signed_in(member).get(URL + f"?type=spades&league={league.slug}").status_code == 403
+
+
+def test_private_league_is_404_for_a_stranger(signed_in, stranger, owner):
+    private = league_create(name="Secret", by=owner, is_public=False)
+    assert signed_in(stranger).get(URL + f"?type=spades&league={private.slug}").status_code == 404
+
+
+def test_trumps_offers_a_three_game_match(owner_client, players):
+    data = seat_data(players, opt_first_dealer="N", opt_target="50", opt_double_scope="all",
+                     opt_match_tiebreak="none", match="on")
+    response = owner_client.post(URL + "?type=trumps", data)
+    match = Match.objects.get()
+    game = match.games.get()
+    assert response["Location"] == reverse("table", args=[game.pk]) and game.match_game_number == 1
+
+
+def test_rematch_prefills_seats_and_options(owner_client, owner, seats, players):
+    old = game_start(game_type="spades", seats=seats, by=owner, options={"target": 250, "allow_double_nil": True})
+    form = owner_client.get(URL + f"?type=spades&rematch={old.pk}").context["form"]
+    assert form["seat_E"].value() == str(players[1].pk)
+    assert form["opt_target"].value() == 250 and form["opt_allow_double_nil"].value() == "true"

@@ -1,0 +1,73 @@
+"""Settings from the environment: typed, loud on junk, safe in production."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from scorekeeper.env import database_from_url, env_bool, env_choice, env_int, env_list
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTION = {
+    "DJANGO_ENV": "production",
+    "SECRET_KEY": "k3y-" + "x9Q!v" * 12,
+    "ALLOWED_HOSTS": "scores.example.org",
+}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ENV", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG")}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**clean, **env}, timeout=120)
+
+
+@pytest.mark.parametrize(("raw", "value"), [("1", True), ("yes", True), ("off", False), ("", False)])
+def test_booleans_read_the_usual_words(raw, value):
+    assert env_bool("X", not value, {"X": raw}) is value
+
+
+@pytest.mark.parametrize(
+    ("reader", "raw", "words"),
+    [
+        (lambda env: env_bool("DEBUG", False, env), "maybe", "DEBUG='maybe' is not a boolean"),
+        (lambda env: env_int("DEBUG", 1, env), "ten", "DEBUG='ten' is not a whole number"),
+        (lambda env: env_choice("DEBUG", "a", ("a", "b"), env), "c", "DEBUG='c' is not one of a, b"),
+    ],
+)
+def test_junk_values_fail_loudly_naming_the_variable(reader, raw, words):
+    with pytest.raises(ImproperlyConfigured, match=words):
+        reader({"DEBUG": raw})
+
+
+def test_lists_are_comma_separated():
+    assert env_list("HOSTS", [], {"HOSTS": "a.org, b.org,"}) == ["a.org", "b.org"]
+
+
+def test_database_urls():
+    assert database_from_url("sqlite:////tmp/x.sqlite3")["NAME"] == "/tmp/x.sqlite3"
+    postgres = database_from_url("postgres://u:p@db.local:5433/scores")
+    assert (postgres["ENGINE"], postgres["HOST"], postgres["PORT"], postgres["NAME"]) == (
+        "django.db.backends.postgresql", "db.local", 5433, "scores")
+    with pytest.raises(ImproperlyConfigured, match="mysql"):
+        database_from_url("mysql://u:p@h/db")
+
+
+def test_production_refuses_to_start_without_a_secret_key_or_hosts():
+    assert "SECRET_KEY must be set" in manage("check", DJANGO_ENV="production").stderr
+    assert "ALLOWED_HOSTS must be set" in manage(
+        "check", DJANGO_ENV="production", SECRET_KEY=PRODUCTION["SECRET_KEY"]).stderr
+
+
+def test_production_passes_the_deployment_checks():
+    done = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_bad_setting_stops_start_up():
+    done = manage("check", DEBUG="maybe")
+    assert done.returncode != 0 and "DEBUG='maybe' is not a boolean" in done.stderr
