@@ -59,7 +59,7 @@ def load_demo() -> League:
     league_set_member(league=league, user=scorer, role="scorekeeper", by=organiser)
     players = [player_create(name=name, by=organiser) for name in PLAYERS]
     rng = random.Random(2026)
-    for n, (game_type, options, hands) in enumerate(GAMES):
+    for game_type, options, hands in GAMES:
         four = rng.sample(players, 4)
         game = game_start(game_type=game_type, league=league, by=scorer, options=options,
                           seats={seat: player.pk for seat, player in zip("NESW", four, strict=True)})

@@ -3,11 +3,20 @@
 A game finishing, or a correction or undo touching a finished game, changes its league's
 standings and ratings: those are recomputed by a task, queued once the transaction commits
 so the worker never reads a row that is not there yet.
+
+Queueing must never cost the scorekeeper their hand: it runs after the hand is stored, and if
+the broker cannot be reached the failure is logged and the league is left for the catch-up
+task (``games.standings_catch_up``), which recomputes every league whose standings are older
+than its latest result.
 """
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
+
+logger = logging.getLogger(__name__)
 
 
 def game_result_changed(game) -> None:
@@ -18,6 +27,10 @@ def game_result_changed(game) -> None:
     def queue() -> None:
         from games import tasks
 
-        tasks.league_standings_update.delay(league_id)
+        try:
+            tasks.league_standings_update.delay(league_id)
+        except Exception:  # noqa: BLE001 - any broker failure; the hand is already stored
+            logger.warning("could not queue the standings update for league %s; the catch-up task will do it",
+                           league_id, exc_info=True)
 
     transaction.on_commit(queue)

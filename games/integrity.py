@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 from games.models import Game
 from games.rules import RulesError, get_ruleset
-
 from games.services.hands import plain
 
 

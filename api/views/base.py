@@ -18,6 +18,8 @@ class ApiView(GenericAPIView):
     parser_classes = [SafeJSONParser]
     pagination_class = Pages
     schema = ScorekeeperSchema()
+    # OPTIONS describes nothing the schema does not; without this it needs a serializer_class per view.
+    metadata_class = None
     error_statuses: tuple[int, ...] = ()
 
     def parse(self, serializer_class, data=None, **kwargs) -> dict[str, Any]:

@@ -87,6 +87,7 @@ class HandList(ApiView):
     """A game's hands, and recording the next one."""
 
     error_statuses = (409, 422)
+    pagination_class = None  # a game has tens of hands, not thousands
 
     @extend_schema(responses=HandOut(many=True), tags=["hands"])
     def get(self, request, pk: int):
@@ -141,6 +142,8 @@ class HandDetail(ApiView):
 
 class HandRevisions(ApiView):
     """The history of a hand number: every correction and undo, oldest first, with who and why."""
+
+    pagination_class = None
 
     @extend_schema(responses=RevisionOut(many=True), tags=["hands"])
     def get(self, request, pk: int, number: int):

@@ -239,3 +239,6 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "game", "key"], name="one_result_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.state}) for {self.game}"

@@ -266,6 +266,28 @@ class Ruleset:
         Raises :class:`InvalidHand` (numbered with the hand's place in the game) and leaves
         ``state`` untouched.
         """
+        hand, after = self.step(state, record)
+        return replace(after, hands=(*state.hands, hand))
+
+    def replay(self, records: Iterable[Mapping[str, Any]], start: GameState | None = None) -> GameState:
+        """Fold hand records into a game state, from the start or from ``start``.
+
+        >>> from games.rules import get_ruleset
+        >>> rules = get_ruleset("thieving_stink", {})
+        >>> rules.replay([{"face_cards": {"NS": 6, "EW": 7}, "trump_stack": {"holder": "E", "size": 7}}]).totals
+        mappingproxy({'NS': 60, 'EW': 105})
+        """
+        state = start if start is not None else self.initial_state()
+        scored = []
+        for record in records:
+            hand, state = self.step(state, record)
+            scored.append(hand)
+        # Hands are gathered in a list and frozen once: appending to a tuple per hand would copy
+        # the game's whole history at every hand.
+        return replace(state, hands=(*(start.hands if start else ()), *scored))
+
+    def step(self, state: GameState, record: Mapping[str, Any]) -> tuple[ScoredHand, GameState]:
+        """One hand scored, and the state after it (whose ``hands`` are left as they were)."""
         number = state.next_number
         if state.finished:
             winner = f": {state.winner} won" if state.winner else ""
@@ -292,7 +314,7 @@ class Ruleset:
             extras=extras,
             details=frozen(scored.details),
         )
-        return replace(
+        after = replace(
             state,
             totals=frozen(totals),
             extras=extras,
@@ -300,21 +322,8 @@ class Ruleset:
             next_dealer=next_seat(dealer),
             finished=winner is not None,
             winner=winner,
-            hands=(*state.hands, hand),
         )
-
-    def replay(self, records: Iterable[Mapping[str, Any]], start: GameState | None = None) -> GameState:
-        """Fold hand records into a game state, from the start or from ``start``.
-
-        >>> from games.rules import get_ruleset
-        >>> rules = get_ruleset("thieving_stink", {})
-        >>> rules.replay([{"face_cards": {"NS": 6, "EW": 7}, "trump_stack": {"holder": "E", "size": 7}}]).totals
-        mappingproxy({'NS': 60, 'EW': 105})
-        """
-        state = start if start is not None else self.initial_state()
-        for record in records:
-            state = self.play(state, record)
-        return state
+        return hand, after
 
     # record checks shared by every game
 

@@ -52,7 +52,7 @@ def test_bad_hands_are_400_and_store_nothing(as_owner, spades, body, field):
 
 
 def test_a_hand_for_a_finished_game_is_refused(as_owner, spades):
-    for number in (1, 2, 3):
+    for _ in range(3):
         result = post_hand(as_owner, spades, SPADES_HAND).json()
     assert result["status"] == "finished"
     assert result["winner"] == "NS"

@@ -60,7 +60,29 @@ def sign_in(page, username: str) -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/")
+    page.get_by_role("button", name="Sign out").wait_for()
+
+
+def pick(page, field: str, label: str) -> None:
+    """Tap the chip ``label`` of the radio group ``field``."""
+    page.locator(f"#id_{field}_group").get_by_label(label, exact=True).check()
+
+
+def start_via_form(page, game_type: str, league_slug: str = "", *, target: int, match: bool = False) -> None:
+    """Start a game through the new-game form with Ann, Ben, Cat, Dan seated N, E, S, W."""
+    page.goto(f"/games/new/?type={game_type}&league={league_slug}")
+    for seat, name in (("N", "Ann"), ("E", "Ben"), ("S", "Cat"), ("W", "Dan")):
+        page.locator(f"#id_seat_{seat}").select_option(label=name)
+    page.get_by_label("Target", exact=True).fill(str(target))
+    if match:
+        page.get_by_label("Play a three-game match").check()
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("button", name="Record hand 1").wait_for()
+
+
+def record(page, number: int) -> None:
+    page.get_by_role("button", name=f"Record hand {number}").click()
+    page.get_by_text(f"Hand {number} recorded.").wait_for()
 
 
 def shoot(page, name: str) -> None:

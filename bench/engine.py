@@ -1,0 +1,55 @@
+"""Rules engine throughput: hands scored per second for each game, replaying long games.
+
+    python -m bench.engine [--hands N]
+
+Targets are set out of reach so a game runs to N hands; the hands are the seeded random ones
+of ``games.rules.sample``. Reports the best of several runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from games.rules import GAME_TYPES, get_ruleset
+from games.rules.sample import random_hand
+
+UNREACHABLE = {"target": 10**12}
+
+
+def long_game(game_type: str, hands: int) -> list[dict]:
+    rng = random.Random(7)
+    return [random_hand(game_type, rng) for _ in range(hands)]
+
+
+def measure(game_type: str, hands: int, repeats: int = 3) -> dict:
+    options = dict(UNREACHABLE)
+    if game_type == "spades":
+        options["lose_at"] = None
+    ruleset = get_ruleset(game_type, options)
+    records = long_game(game_type, hands)
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        state = ruleset.replay(records)
+        best = min(best, time.perf_counter() - started)
+    assert state.hands_played == hands
+    return {"game": game_type, "hands": hands, "seconds": best, "hands_per_second": hands / best}
+
+
+def run(hands: int = 20000) -> list[dict]:
+    return [measure(game_type, hands) for game_type in GAME_TYPES]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=20000)
+    args = parser.parse_args()
+    print(f"{'game':<16}{'hands':>8}{'seconds':>10}{'hands/s':>12}")
+    for row in run(args.hands):
+        print(f"{row['game']:<16}{row['hands']:>8}{row['seconds']:>10.3f}{row['hands_per_second']:>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()

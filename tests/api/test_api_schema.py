@@ -1,0 +1,92 @@
+"""The OpenAPI schema, the offline docs, and a schemathesis run over every operation.
+
+Schemathesis generates requests from the schema (valid and invalid ones), sends them to the app
+in-process (WSGI) as the owner of a league, and checks that no answer is a server error and that
+every answer (status code, content type, body) is one the schema describes.
+"""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests.api.conftest import SPADES_HAND
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+
+def test_schema_is_served(anonymous):
+    response = anonymous.get("/api/v1/schema/?format=json")
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    assert "/api/v1/games/{id}/hands/" in paths
+    assert "/api/v1/games/{id}/hands/{number}/revisions/" in paths
+
+
+def test_docs_work_offline(anonymous):
+    response = anonymous.get("/api/v1/docs/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "swagger-ui" in page
+    assert "cdn" not in page.lower()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
+
+
+@pytest.fixture
+def api_schema(db):
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    from scorekeeper.wsgi import application
+
+    # As Django's test client does: a request must not close the connection holding the test's transaction.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def table(owner, member, league, players, seats, spades):
+    """Real objects for the path parameters, so that writes reach the services, not only 404s."""
+    from rest_framework.authtoken.models import Token
+
+    from games.services import hand_record, match_start
+
+    hand_record(game=spades, record=SPADES_HAND, by=owner)
+    match = match_start(seats=seats, by=owner, league=league)
+    return {
+        "token": Token.objects.get_or_create(user=owner)[0].key,
+        "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk},
+    }
+
+
+def use_real_objects(case, table) -> None:
+    params = case.path_parameters or {}
+    collection = case.path.split("/")[3]
+    if "id" in params and collection in table["ids"]:
+        params["id"] = table["ids"][collection]
+    if "number" in params:
+        params["number"] = 1
+    if "username" in params:
+        params["username"] = "member"
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@schema.parametrize()
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+def test_every_operation_conforms_to_the_schema(case, table):
+    use_real_objects(case, table)
+    case.call_and_validate(headers={"Authorization": f"Token {table['token']}"}, checks=CHECKS)

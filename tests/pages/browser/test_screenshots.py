@@ -1,0 +1,58 @@
+"""Screenshots of the main pages at phone and desktop sizes, for the README (docs/screenshots/)."""
+
+import pytest
+
+from games.models import Game
+from games.services import game_start, hand_record, league_set_member, match_start
+
+from .conftest import DESKTOP, PHONE, shoot, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SPADES = [
+    {"bids": {"N": 3, "E": 4, "S": 4, "W": 2}, "tricks": {"N": 4, "E": 4, "S": 3, "W": 2}},
+    {"bids": {"N": "nil", "E": 5, "S": 4, "W": 3}, "tricks": {"N": 0, "E": 5, "S": 4, "W": 4}},
+    {"bids": {"N": 2, "E": 3, "S": 5, "W": 3}, "tricks": {"N": 3, "E": 2, "S": 5, "W": 3}},
+    {"bids": {"N": 4, "E": 2, "S": 3, "W": 3}, "tricks": {"N": 3, "E": 2, "S": 3, "W": 5}},
+]
+STINK = {"face_cards": {"NS": 9, "EW": 5}, "trump_stack": {"holder": "W", "size": 6}}
+TRUMPS = {"declarer": "E", "bid": 8, "trump": "notrump", "doubled": True, "redoubled": False, "tricks": 9}
+
+
+@pytest.fixture
+def club(league, owner, seats, make_user):
+    """A league with a game in progress, finished games of each kind, and a scorekeeper."""
+    league_set_member(league=league, user=make_user("sam"), role="scorekeeper", by=owner)
+    live = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"target": 300})
+    for record in SPADES:
+        hand_record(game=live, record=record, by=owner)
+    done = game_start(game_type="thieving_stink", seats=seats, by=owner, league=league, options={"target": 250})
+    for _ in range(3):
+        hand_record(game=done, record=STINK, by=owner)
+    match = match_start(seats=seats, by=owner, league=league, options={"target": 10})
+    hand_record(game=Game.objects.get(match=match), record=TRUMPS, by=owner)
+    return {"live": live, "done": done}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_main_pages(browser, live_server, club, league, players, size):
+    viewport = PHONE if size == "phone" else DESKTOP
+    context = browser.new_context(viewport=viewport, device_scale_factor=2 if size == "phone" else 1,
+                                  is_mobile=size == "phone", has_touch=size == "phone", base_url=live_server.url)
+    page = context.new_page()
+    try:
+        sign_in(page, "owner")
+        for name, url in [
+            ("home", "/"),
+            ("table", f"/games/{club['live'].pk}/"),
+            ("game-over", f"/games/{club['done'].pk}/"),
+            ("spectator", f"/games/{club['live'].pk}/live/"),
+            ("league", f"/leagues/{league.slug}/"),
+            ("player", f"/players/{players[0].pk}/"),
+            ("new-game", f"/games/new/?type=spades&league={league.slug}"),
+        ]:
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+            shoot(page, f"{name}-{size}")
+    finally:
+        context.close()
