@@ -13,7 +13,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from games.models import League
-from games.standings.services import league_standings_recompute, standings_rebuild
+from games.standings.services import league_standings_recompute, stale_league_ids, standings_rebuild
 
 logger = logging.getLogger(__name__)
 
@@ -48,3 +48,17 @@ def league_standings_update(league_id: int) -> dict[str, Any]:
 def standings_rebuild_task(league_slug: str | None = None) -> list[dict[str, Any]]:
     """Recompute every league's standings (or one league's, by slug) from the stored hands."""
     return [summary.as_dict() for summary in standings_rebuild(league_slug=league_slug)]
+
+
+@shared_task(name="games.standings_catch_up", acks_late=True, autoretry_for=(OperationalError, InterfaceError),
+             retry_backoff=2, max_retries=5)
+def standings_catch_up() -> list[int]:
+    """Queue an update for every league whose standings are older than its latest result.
+
+    The safety net for an update that could not be queued (the broker was down when a game
+    finished); run it periodically (e.g. from celery beat) or after an outage.
+    """
+    stale = stale_league_ids()
+    for league_id in stale:
+        league_standings_update.delay(league_id)
+    return stale

@@ -17,6 +17,14 @@ def scores(help_text: str, **kwargs) -> serializers.DictField:
     return serializers.DictField(child=serializers.IntegerField(), help_text=help_text, **kwargs)
 
 
+@extend_schema_field({"type": "string", "pattern": "^[NESW]$", "description": "A seat: N, E, S or W."})
+class Seat(serializers.ChoiceField):
+    """A seat. (Described by a pattern, not an enum, so the schema has one enum for seats: ``dealer``.)"""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=SEATS, **kwargs)
+
+
 # --- games -----------------------------------------------------------------------------------------
 
 
@@ -26,7 +34,7 @@ class GameIn(Strict):
     seats = SeatsIn()
     options = JSONObject(required=False, default=dict,
                          help_text="House-rule options (RULINGS.md); left out ones take the league's or the default.")
-    first_dealer = serializers.ChoiceField(choices=SEATS, required=False)
+    first_dealer = Seat(required=False)
 
 
 class GameFilter(serializers.Serializer):
@@ -60,7 +68,7 @@ class GameOut(serializers.ModelSerializer):
     def get_winner(self, game: Game) -> str | None:
         return game.winner or None
 
-    @extend_schema_field({"type": "string", "enum": ["N", "E", "S", "W"]})
+    @extend_schema_field({"type": "string", "pattern": "^[NESW]$", "description": "Who deals the next hand."})
     def get_next_dealer(self, game: Game) -> str:
         from games.rules import next_seat
 
@@ -134,7 +142,7 @@ class HandResultOut(serializers.Serializer):
     totals = scores("The game's totals after this hand.")
     bags = scores("Spades only: bags per side.", required=False)
     winner = serializers.CharField(allow_null=True)
-    next_dealer = serializers.ChoiceField(choices=SEATS)
+    next_dealer = Seat()
 
 
 class RevisionOut(serializers.ModelSerializer):
@@ -160,7 +168,7 @@ class MatchIn(Strict):
     game_type = TrumpsOnly()
     league = Id(required=False, allow_null=True, default=None)
     seats = SeatsIn(help_text="Game 1's seating; games 2 and 3 rotate partners from it.")
-    first_dealer = serializers.ChoiceField(choices=SEATS, required=False)
+    first_dealer = Seat(required=False)
     options = JSONObject(required=False, default=dict)
 
 

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from games.models import Game, Hand, League, Match, PlayerFigures, PlayerRating, RatingChange, Standing
@@ -195,3 +196,22 @@ def standings_rebuild(*, league_slug: str | None = None,
         if on_league is not None:
             on_league(league, summary)
     return summaries
+
+
+def stale_league_ids() -> list[int]:
+    """Leagues whose stored standings may be older than their latest result. Two queries.
+
+    A league is stale when one of its games changed after its rows were computed, or when it has
+    games and no rows. Any change to a game counts (a hand recorded in a game still in progress
+    too), so this errs towards recomputing: a recompute is always safe, only a missed one is wrong.
+    """
+    changed = dict(
+        Game.objects.filter(league__isnull=False).order_by().values("league_id")
+        .annotate(at=Max("updated_at")).values_list("league_id", "at")
+    )
+    computed = dict(
+        Standing.objects.order_by().values("league_id").annotate(at=Min("computed_at"))
+        .values_list("league_id", "at")
+    )
+    return sorted(league_id for league_id, at in changed.items()
+                  if computed.get(league_id) is None or computed[league_id] < at)
