@@ -56,6 +56,8 @@ class Option:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     nullable: bool = False
+    # No house rule needs a number this large; a bigger one is a typo or an attack.
+    limit: ClassVar[int] = 1_000_000
 
     def describe_valid(self) -> str:
         if self.kind == "bool":
@@ -63,9 +65,9 @@ class Option:
         elif self.kind in ("choice", "seat"):
             valid = "one of " + ", ".join(self.choices)
         elif self.minimum is not None:
-            valid = f"a whole number of at least {self.minimum}"
+            valid = f"a whole number from {self.minimum} to {self.limit:,}"
         else:
-            valid = "a whole number"
+            valid = f"a whole number from {-self.limit:,} to {self.limit:,}"
         return valid + (" (or null)" if self.nullable else "")
 
     def check(self, value: Any) -> Any:
@@ -76,7 +78,8 @@ class Option:
         if self.kind == "bool":
             ok = isinstance(value, bool)
         elif self.kind == "int":
-            ok = is_int(value) and (self.minimum is None or value >= self.minimum)
+            ok = (is_int(value) and abs(value) <= self.limit
+                  and (self.minimum is None or value >= self.minimum))
         elif self.kind in ("choice", "seat"):
             ok = isinstance(value, str) and value in self.choices
         if not ok:

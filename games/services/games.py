@@ -119,3 +119,20 @@ def game_abandon(*, game: Game, by) -> Game:
     if game.match_id:
         Match.objects.filter(pk=game.match_id).update(status=Match.Status.ABANDONED, finished_at=timezone.now())
     return game
+
+
+@transaction.atomic
+def game_set_scorekeeper(*, game: Game, user, allowed: bool, by) -> Game:
+    """Let ``user`` keep score in a casual game (or stop them). Only the game's creator may.
+
+    League games follow the league's roles instead: owners and scorekeepers.
+    """
+    if game.league_id is not None:
+        raise InvalidInput("a league game's scorekeepers are the league's owners and scorekeepers", field="league")
+    if not (by.is_authenticated and (by.is_superuser or game.created_by_id == by.pk)):
+        raise NotAllowed("only the player who started this game can choose its scorekeepers")
+    if allowed:
+        game.scorekeepers.add(user)
+    else:
+        game.scorekeepers.remove(user)
+    return game

@@ -82,3 +82,15 @@ def test_bad_seats_are_refused(owner, players):
         game_start(game_type="spades", seats={"N": ann.pk, "E": ben.pk, "S": cat.pk, "W": 999999}, by=owner)
     with pytest.raises(InvalidInput, match="N, E, S and W"):
         game_start(game_type="spades", seats={"N": ann.pk}, by=owner)
+
+
+def test_the_creator_of_a_casual_game_chooses_its_scorekeepers(owner, stranger, member, seats):
+    from games.services import game_set_scorekeeper
+
+    casual = game_start(game_type="spades", seats=seats, by=stranger)
+    with pytest.raises(NotAllowed):
+        game_set_scorekeeper(game=casual, user=member, allowed=True, by=member)
+    game_set_scorekeeper(game=casual, user=member, allowed=True, by=stranger)
+    assert policy.can_score_game(member, casual)
+    game_set_scorekeeper(game=casual, user=member, allowed=False, by=stranger)
+    assert not policy.can_score_game(member, casual)

@@ -54,8 +54,10 @@ def test_unknown_option_lists_the_valid_ones():
 @pytest.mark.parametrize(
     ("game_type", "options", "words"),
     [
-        ("spades", {"target": "500"}, "target must be a whole number of at least 1"),
-        ("spades", {"target": 0}, "target must be a whole number of at least 1"),
+        ("spades", {"target": "500"}, "target must be a whole number from 1 to 1,000,000"),
+        ("spades", {"target": 10**30}, "target must be a whole number from 1 to 1,000,000"),
+        ("spades", {"lose_at": -(10**7)}, "lose_at must be a whole number from -1,000,000 to 1,000,000"),
+        ("spades", {"target": 0}, "target must be a whole number from 1"),
         ("spades", {"target": True}, "target must be a whole number"),
         ("spades", {"partnerships": "no"}, "partnerships must be true or false"),
         ("spades", {"bag_mode": "sometimes"}, "bag_mode must be one of cycle, minus_one, none"),
