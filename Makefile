@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint worker bench serve-prod clean
+.PHONY: install run test lint worker beat bench serve-prod clean
 
 install: $(STAMP)
 
@@ -30,6 +30,10 @@ lint: install
 
 worker: install
 	$(BIN)/celery -A scorekeeper worker --loglevel=info
+
+# The periodic standings catch-up (CELERY_BEAT_SCHEDULE). Run exactly one beat per deployment.
+beat: install
+	$(BIN)/celery -A scorekeeper beat --loglevel=info
 
 # Production serving: needs DJANGO_ENV=production, SECRET_KEY, ALLOWED_HOSTS (see docs/deploy.md).
 serve-prod: install

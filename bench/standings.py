@@ -8,7 +8,9 @@ real: a pool of games is played through the rules engine, then dealt out to rand
 Then it times:
 
 - the full rebuild of the league (``league_standings_recompute``);
-- the update after one more game finishes (the ``league_standings_update`` task, in-process);
+- the update after one more game finishes (the ``league_standings_update`` task, in-process), which
+  folds the new game into the stored rows; the same update run again (nothing new); and checks that
+  the rows it left are exactly those of a full rebuild;
 - the standings read (``league_standings``) and a player's ratings (``player_ratings``).
 
 Without ``DATABASE_URL`` it works in a throwaway SQLite file; with it, in that database (the
@@ -46,7 +48,17 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, reset_queries  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from games.models import Game, Hand, League, Match, Player  # noqa: E402
+from games.models import (  # noqa: E402
+    Game,
+    Hand,
+    League,
+    Match,
+    Player,
+    PlayerFigures,
+    PlayerRating,
+    RatingChange,
+    Standing,
+)
 from games.rules import RULES_VERSION, InvalidHand, get_ruleset  # noqa: E402
 from games.rules.trumps_match import match_result, match_seatings  # noqa: E402
 from games.services.hands import plain  # noqa: E402
@@ -205,6 +217,15 @@ def finish_one_more_game(league: League, people: list[Player]) -> Game:
     return game
 
 
+def stored_rows(league: League) -> list[list[tuple]]:
+    """Every standings row of the league but for ids and times of computing, in a fixed order."""
+    rows = []
+    for model in (Standing, PlayerRating, RatingChange, PlayerFigures):
+        fields = [field.attname for field in model._meta.concrete_fields if field.name not in ("id", "computed_at")]
+        rows.append(sorted(model.objects.filter(league=league).values_list(*fields), key=repr))
+    return rows
+
+
 def timed(function, repeat: int = 1) -> tuple[float, object]:
     times, result = [], None
     for _ in range(repeat):
@@ -264,8 +285,15 @@ def main() -> None:
     from games.tasks import league_standings_update
 
     finish_one_more_game(league, people)
-    update_time, _ = timed(lambda: league_standings_update.delay(league.pk).get())
-    print(f"update (one game):  {update_time:7.2f} s  (the task recomputes the whole league)")
+    update_time, update = timed(lambda: league_standings_update.delay(league.pk).get())
+    print(f"update (one game):  {update_time:7.2f} s  ({update['mode']}: {update['standings']} standing lines, "
+          f"{update['ratings']} ratings, {update['rating_changes']} rating changes written)")
+    again_time, again = timed(lambda: league_standings_update.delay(league.pk).get())
+    print(f"update again:       {again_time:7.2f} s  ({again['mode']})")
+    folded = stored_rows(league)
+    check_time, _ = timed(lambda: league_standings_recompute(league_id=league.pk))
+    print(f"rows after update = rows after rebuild: {'yes' if stored_rows(league) == folded else 'NO'} "
+          f"(rebuild {check_time:.2f} s)")
 
     with CaptureQueriesContext(connection) as queries:
         read_time, standings = timed(lambda: league_standings(league=league), repeat=5)
@@ -279,8 +307,6 @@ def main() -> None:
     reset_queries()
 
     if SCRATCH is None and not args.keep:
-        from games.models import PlayerFigures, PlayerRating, RatingChange, Standing
-
         for model in (Standing, PlayerRating, RatingChange, PlayerFigures):
             model.objects.filter(league=league).delete()
         Hand.objects.filter(game__league=league).delete()

@@ -13,11 +13,13 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from games.models import League
-from games.standings.services import league_standings_recompute, stale_league_ids, standings_rebuild
+from games.standings.services import league_standings_update as update_service
+from games.standings.services import stale_league_ids, standings_rebuild
 
 logger = logging.getLogger(__name__)
 
-# A recompute replaces the league's rows in one transaction, so it can always be run again:
+# An update or a recompute writes the league's rows in one transaction that ends by recording what
+# they count (the watermark), so it can always be run again:
 # acknowledge only when done (a worker lost mid-task gives the task to another worker) and retry
 # on database errors such as a lost connection or a serialization failure.
 RECOMPUTE_OPTIONS: dict[str, Any] = {
@@ -35,9 +37,13 @@ RECOMPUTE_OPTIONS: dict[str, Any] = {
 
 @shared_task(name="games.league_standings_update", **RECOMPUTE_OPTIONS)
 def league_standings_update(league_id: int) -> dict[str, Any]:
-    """Recompute a league's standings, ratings and figures after a result changed."""
+    """Bring a league's standings, ratings and figures up to date after a result changed.
+
+    Folds a newly finished result into the stored rows when it comes after all of them; recomputes
+    the league after a correction, an undo or a result that finished out of order.
+    """
     try:
-        summary = league_standings_recompute(league_id=league_id)
+        summary = update_service(league_id=league_id)
     except League.DoesNotExist:
         logger.info("league %s is gone; no standings to update", league_id)
         return {"league_id": league_id, "missing": True}
@@ -56,7 +62,8 @@ def standings_catch_up() -> list[int]:
     """Queue an update for every league whose standings are older than its latest result.
 
     The safety net for an update that could not be queued (the broker was down when a game
-    finished); run it periodically (e.g. from celery beat) or after an outage.
+    finished). Celery beat runs it every five minutes (``CELERY_BEAT_SCHEDULE``); run it by hand
+    after an outage.
     """
     stale = stale_league_ids()
     for league_id in stale:

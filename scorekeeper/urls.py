@@ -1,3 +1,5 @@
+import os
+
 from django.contrib import admin
 from django.urls import include, path
 
@@ -9,3 +11,5 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("", include("games.urls")),
 ]
+if os.environ.get("SCOREKEEPER_BENCH_ENDPOINT") == "1":  # the baseline of `make bench` (bench/endpoint.py)
+    urlpatterns.append(path("bench/", include("bench.endpoint")))

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from games.models import League, Membership, Player
 
 from .common import JSONObject, Strict, Text
+from .standings import PlayerFiguresOut, PlayerRatingOut
 
 
 class PlayerIn(Strict):
@@ -17,6 +18,29 @@ class PlayerOut(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name", "created_at"]
+
+
+class PlayerDetailOut(serializers.Serializer):
+    """One player, with their ratings and figures in the leagues you may see."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    ratings = PlayerRatingOut(many=True, help_text="Per league and game type; the history is at "
+                                                   "`players/{id}/ratings/`.")
+    figures = PlayerFiguresOut(many=True, help_text="Per league and game type, from the hands of finished games.")
+
+
+class ScorekeeperIn(Strict):
+    username = Text(max_length=150)
+
+
+class ScorekeepersOut(serializers.Serializer):
+    """Who keeps the score of a casual game: its creator, and the users the creator added."""
+
+    game = serializers.IntegerField()
+    created_by = serializers.CharField(allow_null=True, help_text="The creator's username.")
+    scorekeepers = serializers.ListField(child=serializers.CharField(), help_text="Usernames, in order.")
 
 
 class LeagueIn(Strict):

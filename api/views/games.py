@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from api.serializers.games import GameDetailOut, GameFilter, GameIn, GameOut
-from games import selectors, services
+from api.serializers.people import ScorekeeperIn, ScorekeepersOut
+from games import policy, selectors, services
 
 from .base import ApiView, league_to_play_in, one
 
@@ -22,8 +24,6 @@ def game_body(user, pk: int) -> dict:
 
 
 def visible_game(user, pk: int):
-    from games import policy
-
     return one(policy.visible_games(user).select_related("league"), pk, "game")
 
 
@@ -58,3 +58,46 @@ class GameAbandon(ApiView):
     def post(self, request, pk: int):
         services.game_abandon(game=visible_game(request.user, pk), by=request.user)
         return Response(game_body(request.user, pk))
+
+
+def scorekeepers_body(game) -> dict:
+    names = list(game.scorekeepers.order_by("username").values_list("username", flat=True))
+    creator = game.created_by.username if game.created_by_id else None
+    return ScorekeepersOut({"game": game.pk, "created_by": creator, "scorekeepers": names}).data
+
+
+class GameScorekeepers(ApiView):
+    """A casual game's scorekeepers: users its creator lets record, correct, undo and abandon.
+
+    Only the creator changes them; a league game's scorekeepers are the league's (a 400 here).
+    """
+
+    @extend_schema(responses=ScorekeepersOut, tags=["games"])
+    def get(self, request, pk: int):
+        return Response(scorekeepers_body(visible_game_with_creator(request.user, pk)))
+
+    @extend_schema(request=ScorekeeperIn, responses={201: ScorekeepersOut}, tags=["games"])
+    def post(self, request, pk: int):
+        game = visible_game_with_creator(request.user, pk)
+        username = self.parse(ScorekeeperIn)["username"]
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise ValidationError({"username": [f"there is no user {username!r}"]})
+        services.game_set_scorekeeper(game=game, user=user, allowed=True, by=request.user)
+        return Response(scorekeepers_body(game), status=status.HTTP_201_CREATED)
+
+
+class GameScorekeeper(ApiView):
+    @extend_schema(request=None, responses={204: None}, tags=["games"])
+    def delete(self, request, pk: int, username: str):
+        game = visible_game_with_creator(request.user, pk)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise NotFound(f"there is no user {username!r}")
+        # Removing someone who is not a scorekeeper changes nothing: still a 204 (DELETE is idempotent).
+        services.game_set_scorekeeper(game=game, user=user, allowed=False, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def visible_game_with_creator(user, pk: int):
+    return one(policy.visible_games(user).select_related("league", "created_by"), pk, "game")

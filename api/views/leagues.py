@@ -7,8 +7,10 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from api.serializers.people import LeagueIn, LeagueOut, LeagueUpdate, MemberIn, MemberOut, RoleIn
+from api.serializers.standings import LeagueStandingsOut, StandingsFilter
 from games import policy, services
 from games.models import Membership
+from games.standings.selectors import league_standings
 
 from .base import ApiView, one
 
@@ -96,3 +98,16 @@ class MemberDetail(ApiView):
         current = self.member(request, pk, username)
         services.league_set_member(league=current.league, user=current.user, role=None, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LeagueStandings(ApiView):
+    """The league's tables per game type: players (with their rating) and partnerships.
+
+    Computed in the background after every finished game (docs/standings.md); ``computed_at`` says when.
+    """
+
+    @extend_schema(parameters=[StandingsFilter], responses=LeagueStandingsOut, tags=["leagues"])
+    def get(self, request, pk: int):
+        game_type = self.parse(StandingsFilter, data=request.query_params).get("game_type")
+        league = visible_league(request.user, pk)
+        return Response(LeagueStandingsOut(league_standings(league=league, game_type=game_type)).data)

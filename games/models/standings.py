@@ -1,9 +1,10 @@
 """What the standings task stores: league tables, ratings, rating history and player figures.
 
-Every row here is derived: ``games.standings.services`` recomputes a league's rows from its
-finished games and their hands, deleting the old rows and inserting the new ones in one
-transaction. Nothing else writes these tables, and they can always be rebuilt
-(``manage.py rebuild_standings``).
+Every row here is derived: ``games.standings.services`` computes a league's rows from its
+finished games and their hands, either recomputing them all (deleting the old rows and inserting
+the new ones) or folding one newly finished result into them, in one transaction either way.
+``StandingsWatermark`` records what has been folded in. Nothing else writes these tables, and they
+can always be rebuilt (``manage.py rebuild_standings``).
 """
 
 from __future__ import annotations
@@ -136,3 +137,30 @@ class PlayerFigures(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_type} figures of player {self.player_id} in league {self.league_id}"
+
+
+class StandingsWatermark(models.Model):
+    """What a league's stored standings were computed from: the results folded in so far.
+
+    The update after a game finishes checks it to decide whether it may just fold the new result
+    into the stored rows (the new result comes after ``last_*`` in game order, and the results
+    already folded in are unchanged: same count, same ``digest``) or must recompute the league.
+    ``digest`` is the sum, modulo 2**64, of a hash of each folded result's stored row (games and
+    Trumps matches), so any change to one of them (a correction saves the game) or a result that
+    appeared before the watermark changes it.
+    """
+
+    league = models.OneToOneField(League, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    games = models.PositiveIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+    digest = models.CharField(max_length=16, default="0" * 16)
+    # The last result folded in, in game order: (finished_at, 0 for a game or 1 for a match, id).
+    last_finished_at = models.DateTimeField(null=True, blank=True)
+    last_kind = models.PositiveSmallIntegerField(default=0)
+    last_id = models.BigIntegerField(default=0)
+    # Rated results so far per game type ({"spades": 812, ...}): the next RatingChange.sequence - 1.
+    sequences = models.JSONField(default=dict, blank=True)
+    computed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"standings watermark of league {self.league_id}"

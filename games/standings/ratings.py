@@ -125,28 +125,51 @@ def rated_results(games: Iterable[GameResult], matches: Iterable[MatchOutcome] =
     return results
 
 
-def learn(results: Iterable[RatedResult], model: PlackettLuce | None = None) -> Ratings:
-    """Fold results, in the order given, into ratings, ranks and each player's history."""
-    model = model or PlackettLuce()
-    current: dict[tuple[str, int], PlackettLuceRating] = {}
-    rated: dict[tuple[str, int], int] = defaultdict(int)
-    sequence: dict[str, int] = defaultdict(int)
-    history: list[RatingPoint] = []
-    for result in results:
+class RatingsBuilder:
+    """Learns results one at a time, from everyone's starting ratings (OpenSkill's default unless seeded).
+
+    ``current``, ``rated`` and ``sequence`` may be seeded with a league's stored ratings, results
+    per player and results per game type, so that later results can be folded in without
+    replaying the earlier ones: the numbers are the same as learning everything from the start.
+    """
+
+    def __init__(self, model: PlackettLuce | None = None) -> None:
+        self.model = model or PlackettLuce()
+        self.current: dict[tuple[str, int], PlackettLuceRating] = {}
+        self.rated: dict[tuple[str, int], int] = defaultdict(int)
+        self.sequence: dict[str, int] = defaultdict(int)
+        self.history: list[RatingPoint] = []
+
+    def seed(self, game_type: str, player: int, *, mu: float, sigma: float, rated: int) -> None:
+        self.current[(game_type, player)] = self.model.rating(mu=mu, sigma=sigma)
+        self.rated[(game_type, player)] = rated
+
+    def add(self, result: RatedResult) -> None:
         game_type = result.game_type
-        teams = [[current.get((game_type, player)) or model.rating() for player in team] for team in result.teams]
-        new_teams = model.rate(teams, ranks=[float(place) for place in result.places])
-        sequence[game_type] += 1
+        teams = [[self.current.get((game_type, player)) or self.model.rating() for player in team]
+                 for team in result.teams]
+        new_teams = self.model.rate(teams, ranks=[float(place) for place in result.places])
+        self.sequence[game_type] += 1
         for team, new_team in zip(result.teams, new_teams, strict=True):
             for player, rating in zip(team, new_team, strict=True):
-                current[(game_type, player)] = rating
-                rated[(game_type, player)] += 1
-                history.append(RatingPoint(
-                    game_type=game_type, player_id=player, sequence=sequence[game_type],
+                self.current[(game_type, player)] = rating
+                self.rated[(game_type, player)] += 1
+                self.history.append(RatingPoint(
+                    game_type=game_type, player_id=player, sequence=self.sequence[game_type],
                     game_id=result.game_id, match_id=result.match_id, played_at=result.played_at,
                     mu=rating.mu, sigma=rating.sigma, ordinal=ordinal(rating.mu, rating.sigma),
                 ))
-    return Ratings(skills=ranked(current, rated), history=history)
+
+    def ratings(self) -> Ratings:
+        return Ratings(skills=ranked(self.current, self.rated), history=self.history)
+
+
+def learn(results: Iterable[RatedResult], model: PlackettLuce | None = None) -> Ratings:
+    """Fold results, in the order given, into ratings, ranks and each player's history."""
+    builder = RatingsBuilder(model)
+    for result in results:
+        builder.add(result)
+    return builder.ratings()
 
 
 def ranked(current: Mapping[tuple[str, int], PlackettLuceRating], rated: Mapping[tuple[str, int], int]) -> list[Skill]:

@@ -18,10 +18,6 @@ from games.rules import GAME_TYPES
 from .figures import figure_rates
 
 
-def person(player: Player) -> dict[str, Any]:
-    return {"id": player.pk, "name": player.name}
-
-
 def league_ref(league: League) -> dict[str, Any]:
     return {"id": league.pk, "slug": league.slug, "name": league.name}
 
@@ -33,18 +29,9 @@ def rating_figure(rating: PlayerRating | None) -> dict[str, Any] | None:
             "rank": rating.rank, "rated": rating.rated}
 
 
-def results(row: Standing) -> dict[str, Any]:
-    return {
-        "played": row.played,
-        "won": row.won,
-        "lost": row.lost,
-        "win_rate": round(row.win_rate, 4),
-        "points_for": row.points_for,
-        "points_against": row.points_against,
-        "average_margin": round(row.average_margin, 2),
-        "streak": row.streak,
-        "last_played": row.last_played,
-    }
+STANDING_COLUMNS = ("game_type", "player_id", "player__name", "partner_id", "partner__name", "played", "won",
+                    "lost", "win_rate", "points_for", "points_against", "average_margin", "streak", "last_played",
+                    "matches_played", "matches_won", "match_points", "computed_at")
 
 
 def table_order(entry: dict[str, Any]) -> tuple:
@@ -70,28 +57,40 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
     matches) is given for Trumps only. With ``game_type``, only that game type is listed (even if
     empty); without, every game type the league has results in, in the usual order.
     """
-    rows = Standing.objects.filter(league=league).select_related("player", "partner")
-    ratings = PlayerRating.objects.filter(league=league)
+    # Plain rows (values_list), not model instances: a big league has tens of thousands of lines.
+    rows = Standing.objects.filter(league=league).order_by()
+    ratings = PlayerRating.objects.filter(league=league).order_by()
     if game_type is not None:
         rows, ratings = rows.filter(game_type=game_type), ratings.filter(game_type=game_type)
-    rating_of = {(rating.game_type, rating.player_id): rating for rating in ratings}
+    rating_of = {
+        (kind, player): {"mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(value, 3), "rank": rank,
+                         "rated": rated}
+        for kind, player, mu, sigma, value, rank, rated in ratings.values_list(
+            "game_type", "player_id", "mu", "sigma", "ordinal", "rank", "rated"
+        )
+    }
 
     tables: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: {"players": [], "partnerships": []})
     computed_at: datetime | None = None
-    for row in rows:
-        computed_at = row.computed_at if computed_at is None else max(computed_at, row.computed_at)
-        table = tables[row.game_type]
-        if row.partner_id is None:
-            entry = {"player": person(row.player), **results(row),
-                     "rating": rating_figure(rating_of.get((row.game_type, row.player_id))),
-                     "matches": {"played": row.matches_played, "won": row.matches_won, "points": row.match_points}
-                     if row.game_type == "trumps" else None,
-                     "key": row.player_id}
-            table["players"].append(entry)
+    for (kind, player, player_name, partner, partner_name, played, won, lost, win_rate, points_for, points_against,
+         average_margin, streak, last_played, matches_played, matches_won, match_points,
+         row_computed_at) in rows.values_list(*STANDING_COLUMNS).iterator(chunk_size=5000):
+        if computed_at is None or row_computed_at > computed_at:
+            computed_at = row_computed_at
+        entry = {"played": played, "won": won, "lost": lost, "win_rate": round(win_rate, 4),
+                 "points_for": points_for, "points_against": points_against,
+                 "average_margin": round(average_margin, 2), "streak": streak, "last_played": last_played}
+        if partner is None:
+            entry = {"player": {"id": player, "name": player_name}, **entry,
+                     "rating": rating_of.get((kind, player)),
+                     "matches": {"played": matches_played, "won": matches_won, "points": match_points}
+                     if kind == "trumps" else None,
+                     "key": player}
+            tables[kind]["players"].append(entry)
         else:
-            entry = {"players": [person(row.player), person(row.partner)], **results(row),
-                     "key": (row.player_id, row.partner_id)}
-            table["partnerships"].append(entry)
+            entry = {"players": [{"id": player, "name": player_name}, {"id": partner, "name": partner_name}],
+                     **entry, "key": (player, partner)}
+            tables[kind]["partnerships"].append(entry)
 
     listed = [game_type] if game_type is not None else [kind for kind in GAME_TYPES if kind in tables]
     game_types = []

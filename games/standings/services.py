@@ -1,47 +1,50 @@
-"""Recomputing a league's stored standings, ratings and figures from its games and hands.
+"""Keeping a league's stored standings, ratings and figures up to date with its results.
 
-:func:`league_standings_recompute` is the one writer of the standings tables. It works in a
-single transaction that first locks the league row, so two runs for the same league (a retry, a
-task queued twice, a rebuild beside an update) take turns, and the second reads what the first
-committed. It recomputes everything from the stored games and hands and replaces the league's
-rows, so running it once or many times, in any order, leaves the same rows: it is idempotent.
-A run that dies part way rolls back and leaves the previous rows in place.
+:func:`league_standings_update` (the task's service) and :func:`league_standings_recompute` (the
+rebuild's) are the only writers of the standings tables. Each works in a single transaction that
+first locks the league row, so two runs for the same league (a retry, a task queued twice, a
+rebuild beside an update) take turns, and the second reads what the first committed.
+
+The recompute computes everything from the stored games and hands and replaces the league's rows.
+The update does the same unless it can do less: when every result it finds that is not folded into
+the stored rows yet comes after all of those that are (in game order), and those are unchanged (the
+league's :class:`StandingsWatermark` says how many there were and what they looked like), it folds
+just the new results into the rows. Either way the rows are those a recompute would store, so
+running an update once or many times, in any order, leaves the same rows: it is idempotent. A run
+that dies part way rolls back and leaves the previous rows in place.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Min
+from django.db.models import Max
 from django.utils import timezone
 
-from games.models import Game, Hand, League, Match, PlayerFigures, PlayerRating, RatingChange, Standing
+from games.models import Game, League
+from games.models.standings import StandingsWatermark
 
-from .figures import FiguresBuilder
-from .ratings import Ratings, league_ratings
-from .results import GameResult, MatchOutcome, int_totals, seat_sides
-from .tables import StandingLine, league_table
+from .facts import FinishedRows, Order, facts_of, figures_of, finished_rows
+from .ratings import league_ratings
+from .storage import fold_in, replace_rows
+from .tables import league_table
 
-BATCH = 2000
-SEATED = ("north_id", "east_id", "south_id", "west_id")
-
-
-@dataclass(frozen=True)
-class LeagueFacts:
-    """A league's finished games and matches, read in bulk."""
-
-    games: list[GameResult]
-    matches: list[MatchOutcome]
-    seats: dict[int, dict[str, int]]
-    partnerships: dict[int, bool]
+# More new results than this are recomputed with the league rather than folded in one by one.
+FOLD_LIMIT = 200
 
 
 @dataclass(frozen=True)
 class RecomputeSummary:
+    """What a run did: ``mode`` is "recompute", "incremental" or "unchanged" (nothing new).
+
+    The counts are the league's (games, matches) and what this run wrote (hands read, standing
+    lines, ratings, rating changes); ``reason`` says why an update could not be incremental.
+    """
+
     league_id: int
     games: int
     matches: int
@@ -50,71 +53,20 @@ class RecomputeSummary:
     ratings: int
     rating_changes: int
     seconds: float
+    mode: str = "recompute"
+    reason: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def plays_in_partnerships(value: Any) -> bool:
-    """``options.partnerships`` as stored (JSON true/false, missing for games that always have them)."""
-    return not (value is False or value == "false" or value == 0)
+def lock_league(league_id: int) -> None:
+    """Lock the league row until the transaction ends (raises ``League.DoesNotExist``).
 
-
-def league_facts(league_id: int) -> LeagueFacts:
-    games: list[GameResult] = []
-    seats: dict[int, dict[str, int]] = {}
-    partnerships: dict[int, bool] = {}
-    rows = (
-        Game.objects.filter(league_id=league_id, status=Game.Status.FINISHED)
-        .order_by()
-        .values_list("id", "game_type", *SEATED, "options__partnerships", "totals", "winner",
-                     "finished_at", "started_at", "match_id")
-    )
-    for game_id, game_type, north, east, south, west, partners, totals, winner, finished_at, started_at, \
-            match_id in rows.iterator(chunk_size=BATCH):
-        seating = {"N": north, "E": east, "S": south, "W": west}
-        in_partnerships = plays_in_partnerships(partners)
-        sides = seat_sides(seating, in_partnerships)
-        seats[game_id] = seating
-        partnerships[game_id] = in_partnerships
-        games.append(GameResult(
-            game_id=game_id, game_type=game_type, finished_at=finished_at or started_at, sides=sides,
-            totals=int_totals(totals, sides), winner=winner or "", match_id=match_id,
-        ))
-    matches = [
-        MatchOutcome(
-            match_id=match_id, game_type=game_type, finished_at=finished_at or started_at,
-            player_totals={int(player): int(total) for player, total in (player_totals or {}).items()},
-            winners=frozenset(int(player) for player in (winners or ())),
-        )
-        for match_id, game_type, finished_at, started_at, player_totals, winners in
-        Match.objects.filter(league_id=league_id, status=Match.Status.FINISHED).order_by()
-        .values_list("id", "game_type", "finished_at", "started_at", "player_totals", "winners")
-    ]
-    return LeagueFacts(games=games, matches=matches, seats=seats, partnerships=partnerships)
-
-
-def league_hands(league_id: int) -> Iterator[tuple[int, Any, Any]]:
-    """(game id, record, details) of every hand of the league's finished games."""
-    return (
-        Hand.objects.filter(game__league_id=league_id, game__status=Game.Status.FINISHED)
-        .order_by()
-        .values_list("game_id", "record", "details")
-        .iterator(chunk_size=BATCH)
-    )
-
-
-def league_figures(league_id: int, facts: LeagueFacts) -> tuple[dict[tuple[str, int], dict[str, int]], int]:
-    game_types = {game.game_id: game.game_type for game in facts.games}
-    builder = FiguresBuilder()
-    hands = 0
-    for game_id, record, details in league_hands(league_id):
-        if game_id not in game_types:  # finished after the games were read; counted by the next run
-            continue
-        hands += 1
-        builder.add_hand(game_types[game_id], facts.seats[game_id], record, details,
-                         partnerships=facts.partnerships[game_id])
-    return builder.figures(), hands
+    The lock makes runs for this league take turns (PostgreSQL; SQLite's IMMEDIATE transactions
+    already let one writer in at a time).
+    """
+    League.objects.select_for_update().only("id").get(pk=league_id)
 
 
 def league_standings_recompute(*, league_id: int) -> RecomputeSummary:
@@ -124,59 +76,88 @@ def league_standings_recompute(*, league_id: int) -> RecomputeSummary:
     """
     started = time.perf_counter()
     with transaction.atomic():
-        # The lock makes concurrent runs for this league take turns (PostgreSQL; SQLite's
-        # IMMEDIATE transactions already let one writer in at a time).
-        League.objects.select_for_update().only("id").get(pk=league_id)
-        facts = league_facts(league_id)
-        lines = league_table(facts.games, facts.matches)
-        ratings = league_ratings(facts.games, facts.matches)
-        figures, hands = league_figures(league_id, facts)
-        store(league_id, lines, ratings, figures)
+        lock_league(league_id)
+        return recompute(league_id, finished_rows(league_id), started)
+
+
+def league_standings_update(*, league_id: int) -> RecomputeSummary:
+    """Bring a league's stored rows up to date with its results, folding in new results when it can.
+
+    Raises ``League.DoesNotExist`` when there is no such league.
+    """
+    started = time.perf_counter()
+    with transaction.atomic():
+        lock_league(league_id)
+        rows = finished_rows(league_id)
+        watermark = StandingsWatermark.objects.filter(league_id=league_id).first()
+        reason = why_not_incremental(watermark, rows)
+        if reason:
+            return recompute(league_id, rows, started, reason=reason)
+        assert watermark is not None
+        new = rows.after(watermark_order(watermark))
+        if not len(new):
+            # Nothing to fold in; note the check, so that the catch-up task counts the league as up to date.
+            StandingsWatermark.objects.filter(league_id=league_id).update(computed_at=timezone.now())
+            return summary_of(league_id, rows, started, mode="unchanged")
+        facts = facts_of(new)
+        figures, hands = figures_of(league_id, facts, only_these_games=True)
+        folded = fold_in(league_id, facts, figures, watermark.sequences, timezone.now())
+        save_watermark(league_id, rows, folded.sequences)
+    return summary_of(league_id, rows, started, mode="incremental", hands=hands, standings=folded.standings,
+                      ratings=folded.ratings, rating_changes=folded.rating_changes)
+
+
+def why_not_incremental(watermark: StandingsWatermark | None, rows: FinishedRows) -> str:
+    """Why the stored rows cannot simply take the new results ("" when they can)."""
+    if watermark is None:
+        return "no watermark: the league was never computed"
+    order = watermark_order(watermark)
+    folded = rows.before(order)
+    if (len(folded.games), len(folded.matches)) != (watermark.games, watermark.matches) or \
+            f"{folded.digest():016x}" != watermark.digest:
+        return "a result already counted was changed or removed, or one finished out of order"
+    if len(rows) - len(folded) > FOLD_LIMIT:
+        return f"more than {FOLD_LIMIT} new results"
+    return ""
+
+
+def watermark_order(watermark: StandingsWatermark) -> Order | None:
+    if watermark.last_finished_at is None:
+        return None
+    return (watermark.last_finished_at, watermark.last_kind, watermark.last_id)
+
+
+def recompute(league_id: int, rows: FinishedRows, started: float, reason: str = "") -> RecomputeSummary:
+    """Recompute the league's rows from ``rows`` and its hands (inside the caller's locked transaction)."""
+    facts = facts_of(rows)
+    lines = league_table(facts.games, facts.matches)
+    ratings = league_ratings(facts.games, facts.matches)
+    figures, hands = figures_of(league_id, facts)
+    replace_rows(league_id, lines, ratings, figures, timezone.now())
+    sequences: dict[str, int] = {}
+    for point in ratings.history:
+        sequences[point.game_type] = max(sequences.get(point.game_type, 0), point.sequence)
+    save_watermark(league_id, rows, sequences)
+    return summary_of(league_id, rows, started, hands=hands, standings=len(lines), ratings=len(ratings.skills),
+                      rating_changes=len(ratings.history), reason=reason)
+
+
+def save_watermark(league_id: int, rows: FinishedRows, sequences: dict[str, int]) -> None:
+    """Record that the stored rows now count exactly ``rows`` (the last write of every run)."""
+    last = rows.last
+    StandingsWatermark.objects.update_or_create(league_id=league_id, defaults={
+        "games": len(rows.games), "matches": len(rows.matches), "digest": f"{rows.digest():016x}",
+        "last_finished_at": last[0] if last else None, "last_kind": last[1] if last else 0,
+        "last_id": last[2] if last else 0, "sequences": sequences, "computed_at": timezone.now(),
+    })
+
+
+def summary_of(league_id: int, rows: FinishedRows, started: float, *, mode: str = "recompute", hands: int = 0,
+               standings: int = 0, ratings: int = 0, rating_changes: int = 0, reason: str = "") -> RecomputeSummary:
     return RecomputeSummary(
-        league_id=league_id, games=len(facts.games), matches=len(facts.matches), hands=hands,
-        standings=len(lines), ratings=len(ratings.skills), rating_changes=len(ratings.history),
-        seconds=round(time.perf_counter() - started, 3),
-    )
-
-
-def store(league_id: int, lines: list[StandingLine], ratings: Ratings,
-          figures: dict[tuple[str, int], dict[str, int]]) -> None:
-    """Replace the league's rows with these (inside the caller's transaction)."""
-    now = timezone.now()
-    for model in (Standing, PlayerRating, RatingChange, PlayerFigures):
-        model.objects.filter(league_id=league_id).delete()
-    Standing.objects.bulk_create(
-        (Standing(
-            league_id=league_id, game_type=line.game_type, player_id=line.player_id, partner_id=line.partner_id,
-            played=line.played, won=line.won, lost=line.lost, win_rate=line.win_rate,
-            points_for=line.points_for, points_against=line.points_against,
-            average_margin=line.average_margin, streak=line.streak, last_played=line.last_played,
-            matches_played=line.matches_played, matches_won=line.matches_won, match_points=line.match_points,
-            computed_at=now,
-        ) for line in lines),
-        batch_size=BATCH,
-    )
-    PlayerRating.objects.bulk_create(
-        (PlayerRating(
-            league_id=league_id, game_type=skill.game_type, player_id=skill.player_id, mu=skill.mu,
-            sigma=skill.sigma, ordinal=skill.ordinal, rank=skill.rank, rated=skill.rated, computed_at=now,
-        ) for skill in ratings.skills),
-        batch_size=BATCH,
-    )
-    RatingChange.objects.bulk_create(
-        (RatingChange(
-            league_id=league_id, game_type=point.game_type, player_id=point.player_id, sequence=point.sequence,
-            game_id=point.game_id, match_id=point.match_id, played_at=point.played_at, mu=point.mu,
-            sigma=point.sigma, ordinal=point.ordinal,
-        ) for point in ratings.history),
-        batch_size=BATCH,
-    )
-    PlayerFigures.objects.bulk_create(
-        (PlayerFigures(
-            league_id=league_id, game_type=game_type, player_id=player, hands=counts["hands"],
-            counts={name: value for name, value in counts.items() if name != "hands"}, computed_at=now,
-        ) for (game_type, player), counts in figures.items()),
-        batch_size=BATCH,
+        league_id=league_id, games=len(rows.games), matches=len(rows.matches), hands=hands, standings=standings,
+        ratings=ratings, rating_changes=rating_changes, seconds=round(time.perf_counter() - started, 3), mode=mode,
+        reason=reason,
     )
 
 
@@ -201,17 +182,15 @@ def standings_rebuild(*, league_slug: str | None = None,
 def stale_league_ids() -> list[int]:
     """Leagues whose stored standings may be older than their latest result. Two queries.
 
-    A league is stale when one of its games changed after its rows were computed, or when it has
-    games and no rows. Any change to a game counts (a hand recorded in a game still in progress
-    too), so this errs towards recomputing: a recompute is always safe, only a missed one is wrong.
+    A league is stale when one of its games changed after its rows were last brought up to date
+    (its watermark), or when it has games and was never computed. Any change to a game counts (a
+    hand recorded in a game still in progress too), so this errs towards updating: an update is
+    always safe (and cheap when nothing changed), only a missed one is wrong.
     """
     changed = dict(
         Game.objects.filter(league__isnull=False).order_by().values("league_id")
         .annotate(at=Max("updated_at")).values_list("league_id", "at")
     )
-    computed = dict(
-        Standing.objects.order_by().values("league_id").annotate(at=Min("computed_at"))
-        .values_list("league_id", "at")
-    )
+    computed = dict(StandingsWatermark.objects.values_list("league_id", "computed_at"))
     return sorted(league_id for league_id, at in changed.items()
                   if computed.get(league_id) is None or computed[league_id] < at)

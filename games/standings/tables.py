@@ -47,6 +47,15 @@ class Tally:
     matches_won: int = 0
     match_points: int = 0
 
+    @classmethod
+    def resume(cls, *, played: int, won: int, points_for: int, points_against: int, streak: str,
+               last_played: datetime | None, matches_played: int = 0, matches_won: int = 0,
+               match_points: int = 0) -> Tally:
+        """The tally a stored line was made from, to add later results to (``streak`` is ``"W3"`` or ``""``)."""
+        return cls(played=played, won=won, points_for=points_for, points_against=points_against,
+                   last_result=streak[:1], run=int(streak[1:] or 0), last_played=last_played,
+                   matches_played=matches_played, matches_won=matches_won, match_points=match_points)
+
     def add_game(self, *, won: bool, points_for: int, points_against: int, at: datetime) -> None:
         result = WIN if won else LOSS
         self.played += 1

@@ -1,4 +1,4 @@
-"""A league: its standings (per game type, sortable), live and recent games, members, and adding members."""
+"""A league: its standings (stored tables per game type, sortable), live and recent games, members, adding members."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from django.views.decorators.http import require_POST
 from games import policy, selectors, services
 from games.errors import ServiceError
 from games.forms import MemberForm
-from games.models import GAME_TYPE_CHOICES, Game, League
+from games.models import Game, League
 
 from .home import game_rows
-from .standings import SORTS, standings_table
+from .standings import SORTS, standings_view
 
 
 def visible_league_or_404(request, slug: str) -> League:
@@ -26,19 +26,17 @@ def visible_league_or_404(request, slug: str) -> League:
 
 
 def league_context(request, league: League, *, member_form=None):
-    game_type = request.GET.get("type") or ""
-    if game_type not in dict(GAME_TYPE_CHOICES):
-        game_type = ""
     sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "won"
     can_manage = policy.can_manage_league(request.user, league)
+    recent = selectors.league_games(league=league, status=Game.Status.FINISHED, limit=20)
+    standings = standings_view(league=league, game_type=request.GET.get("type"), sort=sort,
+                               latest_finish=recent[0].finished_at if recent else None)
     return {
         "league": league,
-        "game_types": GAME_TYPE_CHOICES,
-        "game_type": game_type,
         "sort": sort,
-        "standings": standings_table(league=league, game_type=game_type or None, sort=sort),
+        "standings": standings,
         "live": game_rows(selectors.league_games(league=league, status=Game.Status.IN_PROGRESS, limit=20)),
-        "recent": game_rows(selectors.league_games(league=league, status=Game.Status.FINISHED, limit=20)),
+        "recent": game_rows(recent),
         "members": selectors.league_members(league=league),
         "can_manage": can_manage,
         "can_start": policy.can_start_game(request.user, league),

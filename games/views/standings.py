@@ -1,44 +1,83 @@
-"""League standings for the league page, counted from finished games (two queries however many).
+"""The league page's standings: the stored tables (``games.standings.selectors``), sorted and labelled for display.
 
-The standings issue's ``games.standings`` selectors (ratings, recomputed by a task) did not exist
-when these pages were written; this table counts games played and won per player, per game type.
+Nothing is counted here: the standings task computes the tables, and this module only orders the
+lines by the column the visitor chose and formats their figures.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
-from games import selectors
-from games.models import League
-from games.rules import get_ruleset
+from games.models import GAME_TYPE_CHOICES, League
+from games.standings.selectors import league_standings
 
-SORTS = {
-    "won": lambda row: (-row["won"], -row["rate"], row["name"].lower()),
-    "played": lambda row: (-row["played"], -row["won"], row["name"].lower()),
-    "rate": lambda row: (-row["rate"], -row["won"], row["name"].lower()),
-    "name": lambda row: (row["name"].lower(),),
+
+def by_name(entry: dict[str, Any]) -> str:
+    return entry["name"].casefold()
+
+
+def rating_of(entry: dict[str, Any]) -> float:
+    return entry["rating"]["ordinal"] if entry.get("rating") else float("-inf")
+
+
+# Each sort is stable over the stored order (games won, then win rate, then average margin).
+# ``players_only``: the sort needs a rating, which partnerships do not have.
+SORTS: dict[str, Any] = {
+    "won": None,
+    "played": lambda entry: -entry["played"],
+    "rate": lambda entry: -entry["win_rate"],
+    "margin": lambda entry: -entry["average_margin"],
+    "rating": lambda entry: -rating_of(entry),
+    "name": by_name,
 }
-SEAT_COLUMNS = {"N": "north_id", "E": "east_id", "S": "south_id", "W": "west_id"}
+PLAYERS_ONLY = {"rating"}
 
 
-def won_by(game: dict[str, Any], seat: str) -> bool:
-    side_of = get_ruleset(game["game_type"], game["options"]).side_of
-    return bool(game["winner"]) and side_of(seat) == game["winner"]
+def signed(value: float, digits: int = 1) -> str:
+    text = f"{value:+.{digits}f}"
+    return text.replace("-", "−")
 
 
-def standings_table(*, league: League, game_type: str | None, sort: str) -> list[dict[str, Any]]:
-    played: dict[int, int] = defaultdict(int)
-    won: dict[int, int] = defaultdict(int)
-    for game in selectors.league_results(league=league, game_type=game_type):
-        for seat, column in SEAT_COLUMNS.items():
-            played[game[column]] += 1
-            won[game[column]] += won_by(game, seat)
-    players = selectors.players_by_id(ids=played)
-    rows = [
-        {"player": players[pk], "name": players[pk].name, "played": played[pk], "won": won[pk],
-         "rate": round(100 * won[pk] / played[pk])}
-        for pk in played if pk in players
-    ]
-    rows.sort(key=SORTS[sort])
-    return rows
+def line(entry: dict[str, Any]) -> dict[str, Any]:
+    """One line as the template shows it."""
+    shown = {**entry, "rate_pct": round(100 * entry["win_rate"]), "margin": signed(entry["average_margin"])}
+    if "player" in entry:
+        shown["name"] = entry["player"]["name"]
+        rating = entry.get("rating")
+        shown["skill"] = f"{rating['ordinal']:.1f}".replace("-", "−") if rating else ""
+    else:
+        shown["name"] = " & ".join(person["name"] for person in entry["players"])
+    return shown
+
+
+def ordered(entries: list[dict[str, Any]], sort: str, *, players: bool) -> list[dict[str, Any]]:
+    lines = [line(entry) for entry in entries]
+    key = SORTS.get(sort)
+    if key is None or (sort in PLAYERS_ONLY and not players):
+        return lines
+    return sorted(lines, key=key)
+
+
+def standings_view(*, league: League, game_type: str | None, sort: str,
+                   latest_finish: datetime | None) -> dict[str, Any]:
+    """The tables of one game type (the one asked for, else the first with results). Two queries.
+
+    ``latest_finish``: when the league's last game finished; tables computed before it are still
+    being updated by a worker, and say so.
+    """
+    data = league_standings(league=league)
+    tables = {table["game_type"]: table for table in data["game_types"]}
+    chosen = game_type if game_type in dict(GAME_TYPE_CHOICES) else next(iter(tables), GAME_TYPE_CHOICES[0][0])
+    table = tables.get(chosen, {"players": [], "partnerships": []})
+    computed_at = data["computed_at"]
+    updating = latest_finish is not None and (computed_at is None or computed_at < latest_finish)
+    return {
+        "game_type": chosen,
+        "tabs": [{"code": code, "name": name, "has_results": code in tables} for code, name in GAME_TYPE_CHOICES],
+        "players": ordered(table["players"], sort, players=True),
+        "partnerships": ordered(table["partnerships"], sort, players=False),
+        "computed_at": computed_at,
+        "updating": updating,
+        "trumps": chosen == "trumps",
+    }

@@ -49,3 +49,55 @@ def test_match_list_queries_do_not_grow(client_for, owner, seats, matches, djang
     with django_assert_max_num_queries(5):
         response = client.get("/api/v1/matches/")
     assert response.json()["count"] == matches
+
+
+# --- standings, ratings and figures: read from the stored tables -------------------------------------
+
+# Token lookup, league (a private league: its visibility in the same query), the tables, the ratings.
+STANDINGS_QUERIES = 4
+# Token lookup, player, ratings, figures (history: one more, on the ratings endpoint).
+PLAYER_QUERIES = 4
+
+
+def fill_league(league, owner, players, games: int) -> None:
+    """``games`` finished Spades games between tables of four drawn in turn from ``players``; standings computed."""
+    from games.standings.services import league_standings_recompute
+
+    ns = {"bids": {"N": 3, "E": 3, "S": 3, "W": 3}, "tricks": {"N": 4, "E": 3, "S": 3, "W": 3}}
+    for n in range(games):
+        table = [players[(n + k) % len(players)] for k in range(4)]
+        game = game_start(game_type="spades", seats=dict(zip("NESW", table, strict=True)), by=owner, league=league,
+                          options={"target": 100})
+        hand_record(game=game, record=ns, by=owner)
+        hand_record(game=game, record=ns, by=owner)
+    league_standings_recompute(league_id=league.pk)
+
+
+@pytest.fixture
+def roster(owner):
+    from games.services import player_create
+
+    return [player_create(name=f"Player {n}", by=owner) for n in range(12)]
+
+
+@pytest.mark.parametrize(("size", "games"), [(4, 1), (12, 15)])
+def test_standings_queries_do_not_grow_with_the_league(client_for, member, private_league, owner, roster, size, games,
+                                                       django_assert_max_num_queries):
+    fill_league(private_league, owner, roster[:size], games)
+    client = client_for(member)
+    with django_assert_max_num_queries(STANDINGS_QUERIES):
+        response = client.get(f"/api/v1/leagues/{private_league.pk}/standings/")
+    assert len(response.json()["game_types"][0]["players"]) == size
+
+
+@pytest.mark.parametrize(("size", "games"), [(4, 1), (12, 15)])
+def test_player_queries_do_not_grow_with_the_league(client_for, member, private_league, owner, roster, size, games,
+                                                    django_assert_max_num_queries):
+    fill_league(private_league, owner, roster[:size], games)
+    client = client_for(member)
+    with django_assert_max_num_queries(PLAYER_QUERIES):
+        body = client.get(f"/api/v1/players/{roster[0].pk}/").json()
+    assert body["ratings"][0]["rated"] == body["figures"][0]["hands"] // 2 > 0
+    with django_assert_max_num_queries(PLAYER_QUERIES + 1):
+        history = client.get(f"/api/v1/players/{roster[0].pk}/ratings/").json()
+    assert len(history[0]["history"]) == history[0]["rated"]

@@ -19,6 +19,7 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.api.conftest import SPADES_HAND
 
+TRUMPS_MADE = {"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False, "redoubled": False, "tricks": 8}
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
@@ -28,6 +29,9 @@ def test_schema_is_served(anonymous):
     paths = response.json()["paths"]
     assert "/api/v1/games/{id}/hands/" in paths
     assert "/api/v1/games/{id}/hands/{number}/revisions/" in paths
+    assert "/api/v1/leagues/{id}/standings/" in paths
+    assert "/api/v1/players/{id}/ratings/" in paths
+    assert "/api/v1/games/{id}/scorekeepers/{username}/" in paths
 
 
 def test_docs_work_offline(anonymous):
@@ -61,11 +65,18 @@ def table(owner, member, league, players, seats, spades):
     """Real objects for the path parameters, so that writes reach the services, not only 404s."""
     from rest_framework.authtoken.models import Token
 
-    from games.services import hand_record, match_start
+    from games.services import game_start, hand_record, match_start
+    from games.standings.services import league_standings_recompute
 
     hand_record(game=spades, record=SPADES_HAND, by=owner)
     match = match_start(seats=seats, by=owner, league=league)
+    # A finished game, so that standings, ratings and figures have something in them.
+    finished = game_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
+    hand_record(game=finished, record=TRUMPS_MADE, by=owner)
+    league_standings_recompute(league_id=league.pk)
+    casual = game_start(game_type="spades", seats=seats, by=owner)
     return {
+        "casual": casual.pk,
         "token": Token.objects.get_or_create(user=owner)[0].key,
         "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk},
     }
@@ -76,6 +87,8 @@ def use_real_objects(case, table) -> None:
     collection = case.path.split("/")[3]
     if "id" in params and collection in table["ids"]:
         params["id"] = table["ids"][collection]
+    if "scorekeepers" in case.path:  # only a casual game has scorekeepers of its own
+        params["id"] = table["casual"]
     if "number" in params:
         params["number"] = 1
     if "username" in params:

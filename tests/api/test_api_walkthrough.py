@@ -44,7 +44,8 @@ def parse_curl(command: str, variables: dict[str, str]) -> dict:
         elif word == "-d":
             request["data"] = substitute(next(words), variables)
         elif word.startswith("http"):
-            request["url"] = urlsplit(word).path
+            url = urlsplit(word)
+            request["url"] = url.path + (f"?{url.query}" if url.query else "")
         else:
             raise AssertionError(f"the walkthrough test does not know curl option {word!r}")
     if request["data"] is not None and request["method"] == "GET":
@@ -99,6 +100,7 @@ def test_the_docs_have_a_walkthrough():
 def test_walkthrough_in_docs_runs(django_user_model, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     django_user_model.objects.create_user(username="ann", password="spades-at-eight")
+    django_user_model.objects.create_user(username="ben", password="hearts-at-nine")
     client = APIClient()
     variables: dict[str, str] = {}
     for number, (command, answer) in enumerate(examples(DOC.read_text()), start=1):

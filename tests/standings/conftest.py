@@ -54,6 +54,25 @@ def play_game(owner, seats, league):
 
 
 @pytest.fixture
+def make_player(owner):
+    from games.services import player_create
+
+    def make(name: str):
+        return player_create(name=name, by=owner)
+
+    return make
+
+
+@pytest.fixture
+def make_seats():
+    """A seating from four players in N, E, S, W order."""
+    def make(north, east, south, west) -> dict[str, int]:
+        return {seat: player.pk for seat, player in zip("NESW", (north, east, south, west), strict=True)}
+
+    return make
+
+
+@pytest.fixture
 def recompute(league):
     from games.standings.services import league_standings_recompute
 

@@ -25,3 +25,22 @@ def test_a_result_whose_update_was_never_queued_is_caught_up(league, players, pl
 
 def test_a_league_with_no_games_needs_nothing(league):
     assert standings_catch_up.delay().get() == []
+
+
+def test_celery_beat_runs_the_catch_up_every_five_minutes():
+    from scorekeeper.celery import app
+
+    entry = next(entry for entry in app.conf.beat_schedule.values() if entry["task"] == standings_catch_up.name)
+    assert entry["schedule"] == 300
+
+
+def test_a_league_whose_update_found_nothing_new_is_not_caught_up_again(league, players, play_game, recompute):
+    from games.standings.services import league_standings_update
+
+    play_game("smudge", winner="NS")
+    recompute()
+    play_game("smudge", winner="EW")
+    assert standings_catch_up.delay().get() == [league.pk]  # folded the new game in
+    assert standings_catch_up.delay().get() == []
+    assert league_standings_update(league_id=league.pk).mode == "unchanged"
+    assert standings_catch_up.delay().get() == []

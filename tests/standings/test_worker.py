@@ -15,7 +15,7 @@ import pytest
 from celery import group
 from django.db import OperationalError, close_old_connections
 
-from games.models import Game, PlayerRating, Standing
+from games.models import Game, PlayerFigures, PlayerRating, RatingChange, Standing
 from games.services import game_start
 from games.standings import services as standings_services
 from games.tasks import league_standings_update, standings_rebuild_task
@@ -129,13 +129,14 @@ def test_a_task_that_dies_half_way_leaves_the_old_standings_and_a_rebuild_puts_t
     wait_for(lambda: spades_won_by(league, ann) == 1)
     before = stored(league)
 
-    real_store = standings_services.store
+    real_save = standings_services.save_watermark
 
     def die_after_deleting(league_id, *args):
         Standing.objects.filter(league_id=league_id).delete()
         raise WorkerDied("the worker was killed here")
 
-    with mock.patch.object(standings_services, "store", side_effect=die_after_deleting):
+    # The update writes the watermark last, whichever way it went (folding in or recomputing).
+    with mock.patch.object(standings_services, "save_watermark", side_effect=die_after_deleting):
         finish_through_the_api(api, new_spades(), "NS")
         failed = league_standings_update.delay(league.pk)
         with pytest.raises(WorkerDied):
@@ -143,7 +144,7 @@ def test_a_task_that_dies_half_way_leaves_the_old_standings_and_a_rebuild_puts_t
         # The half-done work was rolled back: the old standings are still whole.
         assert stored(league) == before
 
-    assert standings_services.store is real_store
+    assert standings_services.save_watermark is real_save
     standings_rebuild_task.delay(league.slug).get(timeout=30)
     assert spades_won_by(league, ann) == 2
 
@@ -152,16 +153,16 @@ def test_a_database_error_is_retried(live_worker, league, players, api, new_spad
     ann = players[0]
     finish_through_the_api(api, new_spades(), "NS")
     wait_for(lambda: spades_won_by(league, ann) == 1)
-    real_store = standings_services.store
+    real_save = standings_services.save_watermark
     calls = []
 
     def lose_the_connection_once(*args):
         calls.append(1)
         if len(calls) == 1:
             raise OperationalError("server closed the connection unexpectedly")
-        return real_store(*args)
+        return real_save(*args)
 
-    with mock.patch.object(standings_services, "store", side_effect=lose_the_connection_once):
+    with mock.patch.object(standings_services, "save_watermark", side_effect=lose_the_connection_once):
         game = new_spades()
         with mock.patch("games.tasks.league_standings_update.delay"):  # only the run below
             finish_through_the_api(api, game, "EW")
@@ -169,3 +170,33 @@ def test_a_database_error_is_retried(live_worker, league, players, api, new_spad
     assert len(calls) == 2
     assert summary["games"] == 2
     assert Standing.objects.get(league=league, player=ann, partner=None).streak == "L1"
+
+
+def test_a_new_game_updated_by_several_workers_at_once_is_counted_once(live_worker, league, players, api,
+                                                                       new_spades):
+    ann = players[0]
+    finish_through_the_api(api, new_spades(), "NS")
+    wait_for(lambda: spades_won_by(league, ann) == 1)
+    with mock.patch("games.tasks.league_standings_update.delay"):  # only the runs below
+        finish_through_the_api(api, new_spades(), "EW")
+
+    together = group([league_standings_update.s(league.pk) for _ in range(6)]).apply_async()
+    summaries = together.get(timeout=60)
+
+    # One run folded the game in; the others, taking their turn on the league row, found nothing new.
+    assert sorted(summary["mode"] for summary in summaries) == ["incremental"] + ["unchanged"] * 5
+    assert RatingChange.objects.filter(league=league).count() == 8
+    folded = everything(league)
+    standings_rebuild_task.delay(league.slug).get(timeout=30)
+    assert everything(league) == folded
+    assert Standing.objects.get(league=league, player=ann, partner=None).streak == "L1"
+
+
+def everything(league):
+    """Every stored row of the league, but for ids and times of computing."""
+    rows = []
+    for model in (Standing, PlayerRating, RatingChange, PlayerFigures):
+        fields = [field.attname for field in model._meta.concrete_fields
+                  if field.name not in ("id", "computed_at")]
+        rows.append(sorted(model.objects.filter(league=league).values_list(*fields), key=repr))
+    return rows

@@ -1,0 +1,138 @@
+"""League standings, player ratings and player figures: the response bodies.
+
+The bodies are the plain dicts of ``games.standings.selectors`` (see docs/standings.md for what
+each figure means); these serializers only give them their documented shape.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.models import GAME_TYPE_CHOICES
+from games.standings.figures import COUNT_NAMES
+
+from .common import PlayerRef
+
+GAME_TYPES = [code for code, _ in GAME_TYPE_CHOICES]
+
+
+class StandingsFilter(serializers.Serializer):
+    """Query parameters of the standings."""
+
+    game_type = serializers.ChoiceField(
+        choices=GAME_TYPE_CHOICES, required=False,
+        help_text="Only this game type's tables (listed even if empty). Without it: every game type "
+                  "the league has results in.",
+        error_messages={"invalid_choice": f"unknown game type {{input}}; choose one of {', '.join(GAME_TYPES)}"},
+    )
+
+
+class LeagueRef(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class RatingOut(serializers.Serializer):
+    mu = serializers.FloatField(help_text="OpenSkill mean skill (25 for a new player).")
+    sigma = serializers.FloatField(help_text="OpenSkill uncertainty (25/3 for a new player).")
+    ordinal = serializers.FloatField(help_text="The conservative skill shown to players: mu − 3·sigma.")
+    rank = serializers.IntegerField(min_value=1, help_text="1 is the highest ordinal in the league and game "
+                                                           "type; equal ordinals share a rank.")
+    rated = serializers.IntegerField(min_value=0, help_text="How many results the rating learned from.")
+
+
+@extend_schema_field({"type": "string", "pattern": "^([WL][1-9][0-9]*)?$",
+                      "description": 'The run of equal results at the end: "W3" won the last three, "L1" lost '
+                                     'the last one; empty before any game.'})
+class Streak(serializers.CharField):
+    pass
+
+
+class ResultsOut(serializers.Serializer):
+    """The figures every line of a table has."""
+
+    played = serializers.IntegerField(min_value=0)
+    won = serializers.IntegerField(min_value=0)
+    lost = serializers.IntegerField(min_value=0)
+    win_rate = serializers.FloatField(min_value=0, max_value=1, help_text="won / played")
+    points_for = serializers.IntegerField(help_text="Sum of the final totals of the player's side.")
+    points_against = serializers.IntegerField(help_text="Sum of the best opponent's final totals.")
+    average_margin = serializers.FloatField(help_text="(points_for − points_against) / played")
+    streak = Streak()
+    last_played = serializers.DateTimeField(allow_null=True, help_text="When the last counted game finished.")
+
+
+class MatchesOut(serializers.Serializer):
+    played = serializers.IntegerField(min_value=0)
+    won = serializers.IntegerField(min_value=0, help_text="Co-winners of a tied match each win it.")
+    points = serializers.IntegerField(help_text="The sum of the player's match totals.")
+
+
+class PlayerStandingOut(ResultsOut):
+    """A player's line: results, rating, and (Trumps) matches."""
+
+    player = PlayerRef()
+    rating = RatingOut(allow_null=True, help_text="null if the player has no rating in this game type.")
+    matches = MatchesOut(allow_null=True, help_text="Trumps matches (Trumps only; null in other games).")
+
+
+class PartnershipStandingOut(ResultsOut):
+    """A partnership's line: two players who sat on the same side."""
+
+    players = serializers.ListField(child=PlayerRef(), min_length=2, max_length=2,
+                                    help_text="The pair, whatever seats they sat in.")
+
+
+class GameTypeTableOut(serializers.Serializer):
+    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
+    name = serializers.CharField()
+    players = PlayerStandingOut(many=True, help_text="Ordered by games won, then win rate, then average margin.")
+    partnerships = PartnershipStandingOut(many=True, help_text="Same order; none in cutthroat Spades.")
+
+
+class LeagueStandingsOut(serializers.Serializer):
+    league = LeagueRef()
+    computed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the tables were last computed; null if they have not been yet (a "
+                                   "worker may still be updating them).")
+    game_types = GameTypeTableOut(many=True)
+
+
+# --- a player's ratings and figures ------------------------------------------------------------------
+
+
+class RatingPointOut(serializers.Serializer):
+    sequence = serializers.IntegerField(min_value=1, help_text="Position of the result in the league's order.")
+    played_at = serializers.DateTimeField()
+    game = serializers.IntegerField(allow_null=True, help_text="The game rated (null for a Trumps match).")
+    match = serializers.IntegerField(allow_null=True, help_text="The Trumps match rated as a whole, or null.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
+class PlayerRatingOut(RatingOut):
+    league = LeagueRef()
+    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
+
+
+class PlayerRatingHistoryOut(PlayerRatingOut):
+    history = RatingPointOut(many=True, help_text="The rating after each rated result, oldest first.")
+
+
+COUNTS_HELP = "Per game type: " + "; ".join(
+    f"{kind}: {', '.join(names)}" for kind, names in COUNT_NAMES.items()
+) + " (docs/standings.md)."
+RATES_HELP = ("Spades: bid_success, nil_success, blind_nil_success, bags_per_hand; Smudge: bid_success, "
+              "smudge_success; Trumps: contract_success, doubled_success; Thieving Stink: stack_hold_rate, "
+              "average_stack. null when there is nothing to divide by.")
+
+
+class PlayerFiguresOut(serializers.Serializer):
+    league = LeagueRef()
+    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
+    hands = serializers.IntegerField(min_value=0, help_text="Hands played in the league's finished games.")
+    counts = serializers.DictField(child=serializers.IntegerField(), help_text=COUNTS_HELP)
+    rates = serializers.DictField(child=serializers.FloatField(allow_null=True), help_text=RATES_HELP)

@@ -1,0 +1,130 @@
+"""Recording through the real HTTP stack: hands per second and latency at 1, 4 and 16 clients.
+
+Run by ``bench/run.py`` (``make bench``), which starts gunicorn (production settings, the
+project's gunicorn.conf.py) on a fresh PostgreSQL database. Each client records hands into its
+own long Spades game (a target out of reach), every hand with ``expected_number`` and an
+``Idempotency-Key``, as a phone does; beside it, at the same concurrency, the minimal DRF
+endpoint of bench/endpoint.py inserts one row per request. Each level runs for a fixed time and
+at most a fixed number of requests.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from loadtest.client import Api, percentile
+
+LEVELS = (1, 4, 16)
+
+
+@dataclass
+class Level:
+    target: str
+    clients: int
+    requests: int
+    errors: int
+    seconds: float
+    latencies: list[float]
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def row(self) -> dict[str, Any]:
+        return {"target": self.target, "clients": self.clients, "requests": self.requests, "errors": self.errors,
+                "per_second": self.per_second, "p50_ms": percentile(self.latencies, 0.5) * 1000,
+                "p99_ms": percentile(self.latencies, 0.99) * 1000}
+
+
+def bench_fixtures(clients: int) -> tuple[str, list[int]]:
+    """A user with a token, a league and ``clients`` long Spades games (in-process, in the bench database)."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from games.services import game_start, league_create, player_create
+
+    user = get_user_model().objects.create_user(username=f"bench-{time.time_ns()}", password="bench-password-x1")
+    league = league_create(name=f"Bench recording {time.time_ns()}", by=user)
+    people = [player_create(name=f"Recorder {n}", by=user) for n in range(4)]
+    seats = {seat: person.pk for seat, person in zip("NESW", people, strict=True)}
+    games = [game_start(game_type="spades", seats=seats, by=user, league=league,
+                        options={"target": 1_000_000, "lose_at": None}).pk for _ in range(clients)]
+    return Token.objects.get_or_create(user=user)[0].key, games
+
+
+class Recorder:
+    """One client recording hands into one game, numbering them itself."""
+
+    def __init__(self, api: Api, game_id: int, seed: int):
+        from games.rules.sample import random_hand
+
+        self.api, self.game_id, self.rng = api, game_id, random.Random(seed)
+        self.random_hand = random_hand
+        self.number = 0
+
+    def one(self) -> tuple[bool, float]:
+        self.number += 1
+        body = {**self.random_hand("spades", self.rng), "expected_number": self.number}
+        reply = self.api.post(f"/api/v1/games/{self.game_id}/hands/", body,
+                              {"Idempotency-Key": f"bench-{self.game_id}-{self.number}"})
+        if reply.status != 201:
+            self.number -= 1
+        return reply.status == 201, reply.seconds
+
+
+class Inserter:
+    def __init__(self, api: Api, seed: int):
+        self.api, self.rng = api, random.Random(seed)
+
+    def one(self) -> tuple[bool, float]:
+        reply = self.api.post("/bench/insert/", {"value": self.rng.randint(0, 10**6)})
+        return reply.status == 201, reply.seconds
+
+
+def run_level(target: str, makers: list, *, seconds: float, max_requests: int) -> Level:
+    """Every maker's ``one()`` in its own thread, all at once, until the time or the count runs out."""
+    latencies: list[float] = []
+    counts = {"requests": 0, "errors": 0}
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + seconds
+
+    def loop(maker) -> None:
+        while time.perf_counter() < stop_at:
+            with lock:
+                if counts["requests"] >= max_requests:
+                    return
+                counts["requests"] += 1
+            ok, latency = maker.one()
+            with lock:
+                latencies.append(latency)
+                counts["errors"] += not ok
+
+    threads = [threading.Thread(target=loop, args=(maker,), daemon=True) for maker in makers]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds + 60)
+    return Level(target, len(makers), counts["requests"], counts["errors"], time.perf_counter() - started, latencies)
+
+
+def run(base_url: str, *, seconds: float = 8.0, max_requests: int = 5000, levels=LEVELS) -> list[dict[str, Any]]:
+    token, games = bench_fixtures(max(levels))
+    api = Api(base_url, token=token)
+    recorders = [Recorder(api, game, seed) for seed, game in enumerate(games)]
+    inserters = [Inserter(api, seed) for seed in range(max(levels))]
+    # Warm up every gunicorn worker (imports, connections) on both paths before timing.
+    run_level("warm-up", recorders[:4], seconds=2, max_requests=40)
+    run_level("warm-up", inserters[:4], seconds=2, max_requests=40)
+    rows = []
+    for clients in levels:
+        hands = run_level("record a hand", recorders[:clients], seconds=seconds, max_requests=max_requests).row()
+        inserts = run_level("minimal DRF insert", inserters[:clients], seconds=seconds,
+                            max_requests=max_requests).row()
+        hands["overhead"] = (inserts["per_second"] / hands["per_second"]) if hands["per_second"] else None
+        rows += [hands, inserts]
+    return rows

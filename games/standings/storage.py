@@ -1,0 +1,194 @@
+"""Writing a league's standings rows: replacing them all, or folding new results into them.
+
+Both run inside the caller's transaction, with the league row locked (see ``services``), and
+build the rows from the same arithmetic (``tables``, ``ratings``, ``figures``), so folding a new
+result into the stored rows gives exactly the rows a full recompute would.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from django.db.models import Model
+
+from games.models import PlayerFigures, PlayerRating, RatingChange, Standing
+
+from .facts import BATCH, LeagueFacts
+from .ratings import Ratings, RatingsBuilder, Skill, ranked, rated_results
+from .tables import StandingLine, TableBuilder, Tally, line_of
+
+Figures = dict[tuple[str, int], dict[str, int]]
+StandingKey = tuple[str, int, int | None]
+
+STANDING_FIELDS = ("played", "won", "lost", "win_rate", "points_for", "points_against", "average_margin", "streak",
+                   "last_played", "matches_played", "matches_won", "match_points")
+RATING_FIELDS = ("mu", "sigma", "ordinal", "rank", "rated")
+
+
+def standing_row(league_id: int, line: StandingLine, now: datetime, pk: int | None = None) -> Standing:
+    return Standing(
+        pk=pk, league_id=league_id, game_type=line.game_type, player_id=line.player_id, partner_id=line.partner_id,
+        **{name: getattr(line, name) for name in STANDING_FIELDS}, computed_at=now,
+    )
+
+
+def rating_row(league_id: int, skill: Skill, now: datetime, pk: int | None = None) -> PlayerRating:
+    return PlayerRating(
+        pk=pk, league_id=league_id, game_type=skill.game_type, player_id=skill.player_id,
+        **{name: getattr(skill, name) for name in RATING_FIELDS}, computed_at=now,
+    )
+
+
+def rating_change_rows(league_id: int, ratings: Ratings) -> list[RatingChange]:
+    return [RatingChange(
+        league_id=league_id, game_type=point.game_type, player_id=point.player_id, sequence=point.sequence,
+        game_id=point.game_id, match_id=point.match_id, played_at=point.played_at, mu=point.mu,
+        sigma=point.sigma, ordinal=point.ordinal,
+    ) for point in ratings.history]
+
+
+def figures_row(league_id: int, game_type: str, player: int, counts: dict[str, int], now: datetime,
+                pk: int | None = None) -> PlayerFigures:
+    return PlayerFigures(
+        pk=pk, league_id=league_id, game_type=game_type, player_id=player, hands=counts["hands"],
+        counts={name: value for name, value in counts.items() if name != "hands"}, computed_at=now,
+    )
+
+
+def replace_rows(league_id: int, lines: list[StandingLine], ratings: Ratings, figures: Figures,
+                 now: datetime) -> None:
+    """Replace every standings row of the league with these."""
+    for model in (Standing, PlayerRating, RatingChange, PlayerFigures):
+        model.objects.filter(league_id=league_id).delete()
+    Standing.objects.bulk_create((standing_row(league_id, line, now) for line in lines), batch_size=BATCH)
+    PlayerRating.objects.bulk_create((rating_row(league_id, skill, now) for skill in ratings.skills),
+                                     batch_size=BATCH)
+    RatingChange.objects.bulk_create(rating_change_rows(league_id, ratings), batch_size=BATCH)
+    PlayerFigures.objects.bulk_create(
+        (figures_row(league_id, game_type, player, counts, now) for (game_type, player), counts in figures.items()),
+        batch_size=BATCH,
+    )
+
+
+@dataclass(frozen=True)
+class Folded:
+    """What folding new results in wrote, and the rated results per game type afterwards."""
+
+    standings: int
+    ratings: int
+    rating_changes: int
+    figures: int
+    sequences: dict[str, int]
+
+
+def fold_in(league_id: int, new: LeagueFacts, figures: Figures, sequences: dict[str, int],
+            now: datetime) -> Folded:
+    """Add results that come after everything in the stored rows (in game order) to those rows.
+
+    ``new``: the new finished games and matches; ``figures``: what their hands count;
+    ``sequences``: the rated results per game type stored so far. Reads only the rows the new
+    results touch (and the ratings of their game types, to rank them again).
+    """
+    standings = fold_tables(league_id, new, now)
+    ratings, changes, sequences = fold_ratings(league_id, new, sequences, now)
+    figures_written = fold_figures(league_id, figures, now)
+    return Folded(standings=standings, ratings=ratings, rating_changes=changes, figures=figures_written,
+                  sequences=sequences)
+
+
+def players_of(new: LeagueFacts) -> set[int]:
+    players = {player for game in new.games for side in game.sides.values() for player in side}
+    return players | {player for match in new.matches for player in match.player_totals}
+
+
+def fold_tables(league_id: int, new: LeagueFacts, now: datetime) -> int:
+    game_types = {game.game_type for game in new.games} | {match.game_type for match in new.matches}
+    players = players_of(new)
+    stored: dict[StandingKey, tuple[int, Tally]] = {}
+    rows = Standing.objects.filter(league_id=league_id, game_type__in=game_types, player_id__in=players).values_list(
+        "pk", "game_type", "player_id", "partner_id", "played", "won", "points_for", "points_against", "streak",
+        "last_played", "matches_played", "matches_won", "match_points",
+    )
+    for pk, game_type, player, partner, played, won, points_for, points_against, streak, last_played, \
+            matches_played, matches_won, match_points in rows:
+        if partner is not None and partner not in players:
+            continue
+        stored[(game_type, player, partner)] = (pk, Tally.resume(
+            played=played, won=won, points_for=points_for, points_against=points_against, streak=streak,
+            last_played=last_played, matches_played=matches_played, matches_won=matches_won,
+            match_points=match_points,
+        ))
+    builder = TableBuilder(tallies={key: replace(tally) for key, (_, tally) in stored.items()})
+    for game in sorted(new.games, key=lambda game: game.order):
+        builder.add_game(game)
+    for match in sorted(new.matches, key=lambda match: match.order):
+        builder.add_match(match)
+    changed, created = [], []
+    for key, tally in builder.tallies.items():
+        pk, before = stored.get(key, (None, None))
+        if tally == before:
+            continue
+        row = standing_row(league_id, line_of(key, tally), now, pk)
+        (created if pk is None else changed).append(row)
+    write(Standing, changed, created, (*STANDING_FIELDS, "computed_at"))
+    return len(changed) + len(created)
+
+
+def fold_ratings(league_id: int, new: LeagueFacts, sequences: dict[str, int],
+                 now: datetime) -> tuple[int, int, dict[str, int]]:
+    results = rated_results(new.games, new.matches)
+    game_types = {result.game_type for result in results}
+    builder = RatingsBuilder()
+    builder.sequence.update(sequences)
+    stored: dict[tuple[str, int], tuple[int, tuple]] = {}
+    rows = PlayerRating.objects.filter(league_id=league_id, game_type__in=game_types).values_list(
+        "pk", "game_type", "player_id", *RATING_FIELDS
+    )
+    for pk, game_type, player, mu, sigma, ordinal, rank, rated in rows:
+        stored[(game_type, player)] = (pk, (mu, sigma, ordinal, rank, rated))
+        builder.seed(game_type, player, mu=mu, sigma=sigma, rated=rated)
+    for result in results:
+        builder.add(result)
+    changed, created = [], []
+    for skill in ranked(builder.current, builder.rated):
+        pk, before = stored.get((skill.game_type, skill.player_id), (None, None))
+        if before == tuple(getattr(skill, name) for name in RATING_FIELDS):
+            continue
+        row = rating_row(league_id, skill, now, pk)
+        (created if pk is None else changed).append(row)
+    write(PlayerRating, changed, created, (*RATING_FIELDS, "computed_at"))
+    history = rating_change_rows(league_id, Ratings(skills=[], history=builder.history))
+    RatingChange.objects.bulk_create(history, batch_size=BATCH)
+    return len(changed) + len(created), len(history), {**sequences, **builder.sequence}
+
+
+def fold_figures(league_id: int, figures: Figures, now: datetime) -> int:
+    if not figures:
+        return 0
+    game_types = {game_type for game_type, _ in figures}
+    players = {player for _, player in figures}
+    stored = {
+        (game_type, player): (pk, hands, counts)
+        for pk, game_type, player, hands, counts in PlayerFigures.objects.filter(
+            league_id=league_id, game_type__in=game_types, player_id__in=players,
+        ).values_list("pk", "game_type", "player_id", "hands", "counts")
+    }
+    changed, created = [], []
+    for (game_type, player), counts in figures.items():
+        pk, hands, before = stored.get((game_type, player), (None, 0, {}))
+        total = Counter({**before, "hands": hands})
+        total.update(counts)
+        # Every name the game counts, in the order a full count gives them.
+        row = figures_row(league_id, game_type, player, {name: int(total[name]) for name in counts}, now, pk)
+        (created if pk is None else changed).append(row)
+    write(PlayerFigures, changed, created, ("hands", "counts", "computed_at"))
+    return len(changed) + len(created)
+
+
+def write(model: type[Model], changed: list[Model], created: list[Model], fields: tuple[str, ...]) -> None:
+    if changed:
+        model.objects.bulk_update(changed, fields, batch_size=500)
+    if created:
+        model.objects.bulk_create(created, batch_size=BATCH)

@@ -1,0 +1,273 @@
+"""The pieces of a production-like deployment, started as subprocesses on loopback.
+
+A fresh PostgreSQL database per run (cloned from a migrated template, so a scenario starts in a
+second), gunicorn serving ``scorekeeper.wsgi`` with production settings, a Celery worker, and a
+private ``redis-server`` when a scenario needs to stop Redis without touching anyone else's.
+
+Every process is started in its own session, so stopping (or SIGKILLing) one takes its children
+with it and nothing else. This module does not import Django: the harness talks to the stack
+over HTTP and runs ``loadtest.dbtool`` in a subprocess when it needs to look in the database.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:55432/scorekeeper"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:56379/0"
+
+
+class StackError(RuntimeError):
+    """A service would not start, or did not answer in time."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def with_path(url: str, path: str) -> str:
+    """``url`` with its path (database name, Redis db number) replaced."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + path.lstrip("/"), parts.query, parts.fragment))
+
+
+# --- PostgreSQL ------------------------------------------------------------------------------------
+
+
+class Postgres:
+    """Administration of the PostgreSQL server behind ``url``: databases made and dropped freely."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def connect(self):
+        import psycopg
+
+        return psycopg.connect(with_path(self.url, "postgres"), autocommit=True, connect_timeout=5)
+
+    def reachable(self) -> bool:
+        try:
+            with self.connect():
+                return True
+        except Exception:  # noqa: BLE001 - any failure means "not here"
+            return False
+
+    def version(self) -> str:
+        with self.connect() as conn:
+            return conn.execute("show server_version").fetchone()[0]
+
+    def database_url(self, name: str) -> str:
+        return with_path(self.url, name)
+
+    def create(self, name: str, *, template: str | None = None) -> str:
+        from psycopg import sql
+
+        self.drop(name)
+        statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        if template:
+            statement = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(name), sql.Identifier(template))
+        with self.connect() as conn:
+            conn.execute(statement)
+        return self.database_url(name)
+
+    def drop(self, name: str) -> None:
+        from psycopg import sql
+
+        with self.connect() as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+    def terminate(self, database: str, *, busy_only: bool = True) -> int:
+        """Drop the server side of connections to ``database``: those inside a query or transaction when
+        ``busy_only``, else every one. Returns how many were terminated."""
+        states = "('active', 'idle in transaction')" if busy_only else "('active', 'idle in transaction', 'idle')"
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "  # noqa: S608 - states is a constant
+                f"WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend' "
+                f"AND state IN {states}",
+                (database,),
+            ).fetchall()
+        return sum(1 for (done,) in rows if done)
+
+
+def migrate(database_url: str, log: Path) -> None:
+    env = app_env(database_url=database_url, redis_url=None)
+    with log.open("ab") as out:
+        result = subprocess.run([PYTHON, "manage.py", "migrate", "--no-input"], cwd=ROOT, env=env,
+                                stdout=out, stderr=subprocess.STDOUT, timeout=300, check=False)
+    if result.returncode:
+        raise StackError(f"migrate failed; see {log}")
+
+
+# --- the processes -----------------------------------------------------------------------------------
+
+
+def app_env(*, database_url: str, redis_url: str | None, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of an app server or worker: production settings, on loopback, no TLS in front."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("DJANGO_", "CELERY_", "SECURE_", "WEB_")) and key not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+        DJANGO_ENV="production",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        SECURE_HSTS_SECONDS="0",
+        LOGIN_RATE_LIMIT="false",
+        LOG_LEVEL="WARNING",
+        DATABASE_URL=database_url,
+        PYTHONUNBUFFERED="1",
+    )
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update(extra or {})
+    return env
+
+
+class Process:
+    """One subprocess in its own session, its output in a log file."""
+
+    def __init__(self, name: str, argv: list[str], env: Mapping[str, str], log: Path):
+        self.name, self.argv, self.env, self.log = name, argv, dict(env), log
+        self.popen: subprocess.Popen | None = None
+
+    def start(self) -> Process:
+        out = self.log.open("ab")
+        self.popen = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                      stdin=subprocess.DEVNULL, start_new_session=True)
+        out.close()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def signal(self, signum: int) -> None:
+        if self.running:
+            try:
+                os.killpg(self.popen.pid, signum)
+            except ProcessLookupError:
+                pass
+
+    def kill(self) -> None:
+        """SIGKILL the process and its children, as an out-of-memory killer or a pulled plug would."""
+        self.signal(signal.SIGKILL)
+        if self.popen is not None:
+            self.popen.wait(timeout=10)
+
+    def stop(self, timeout: float = 20) -> None:
+        if not self.running:
+            return
+        self.signal(signal.SIGTERM)
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        else:
+            # Children outliving their parent (a prefork pool) go too.
+            try:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def wait_for(self, ready, what: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.running:
+                raise StackError(f"{self.name} exited before it was {what}:\n{self.tail()}")
+            if ready():
+                return
+            time.sleep(0.1)
+        raise StackError(f"{self.name} was not {what} after {timeout:.0f} s:\n{self.tail()}")
+
+
+def gunicorn(*, env: Mapping[str, str], log: Path, workers: int | None = None, port: int | None = None) -> Process:
+    port = port or free_port()
+    extra = {"BIND": f"127.0.0.1:{port}", "WEB_TIMEOUT": "30"}
+    if workers:
+        extra["WEB_WORKERS"] = str(workers)
+    server = Process("gunicorn", [PYTHON, "-m", "gunicorn", "scorekeeper.wsgi", "-c", "gunicorn.conf.py"],
+                     {**env, **extra}, log)
+    server.url = f"http://127.0.0.1:{port}"  # type: ignore[attr-defined]
+    server.start()
+
+    def healthy() -> bool:
+        try:
+            with urllib.request.urlopen(f"{server.url}/healthz", timeout=2) as response:  # type: ignore[attr-defined]
+                return response.status == 200
+        except Exception:  # noqa: BLE001 - not up yet
+            return False
+
+    server.wait_for(healthy, "answering /healthz", 60)
+    return server
+
+
+def celery_worker(*, env: Mapping[str, str], log: Path, concurrency: int = 2) -> Process:
+    worker = Process("celery worker", [PYTHON, "-m", "celery", "-A", "scorekeeper", "worker", "--loglevel=INFO",
+                                       f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
+                                       "--hostname", f"load-{secrets.token_hex(3)}@%h"], env, log)
+    start = log.stat().st_size if log.exists() else 0
+    worker.start()
+
+    def ready() -> bool:
+        try:
+            with log.open("rb") as out:
+                out.seek(start)
+                return b" ready." in out.read()
+        except OSError:
+            return False
+
+    worker.wait_for(ready, "ready", 60)
+    return worker
+
+
+def redis_server(*, log: Path, port: int | None = None) -> Process:
+    """A private Redis, so a test may stop it without touching the shared one."""
+    port = port or free_port()
+    server = Process("redis-server", ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+                                      "--appendonly", "no", "--protected-mode", "no"], {**os.environ}, log)
+    server.url = f"redis://127.0.0.1:{port}/0"  # type: ignore[attr-defined]
+    server.port = port  # type: ignore[attr-defined]
+    server.start()
+    server.wait_for(lambda: redis_ping(server.url), "answering PING", 20)  # type: ignore[attr-defined]
+    return server
+
+
+def redis_ping(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1).ping())
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def redis_flush(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5).flushdb()
+
+
+def work_dir(prefix: str) -> Path:
+    return Path(tempfile.mkdtemp(prefix=prefix))
