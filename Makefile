@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint worker beat bench serve-prod clean
+.PHONY: install run test lint worker beat bench load serve-prod clean
 
 install: $(STAMP)
 
@@ -34,6 +34,14 @@ worker: install
 # The periodic standings catch-up (CELERY_BEAT_SCHEDULE). Run exactly one beat per deployment.
 beat: install
 	$(BIN)/celery -A scorekeeper beat --loglevel=info
+
+# Benchmarks (needs PostgreSQL; DATABASE_URL/REDIS_URL default to the loopback ports): docs/benchmarks.md.
+bench: install
+	$(BIN)/python -m bench.run
+
+# The full load test (50 tables) and every fault scenario (docs/load.md).
+load: install
+	$(BIN)/python -m loadtest
 
 # Production serving: needs DJANGO_ENV=production, SECRET_KEY, ALLOWED_HOSTS (see docs/deploy.md).
 serve-prod: install

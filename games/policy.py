@@ -53,6 +53,13 @@ def can_score_game(user, game: Game) -> bool:
     return game.created_by_id == user.pk or game.scorekeepers.filter(pk=user.pk).exists()
 
 
+def can_choose_scorekeepers(user, game: Game) -> bool:
+    """A casual game's creator chooses who else keeps its score; a league game follows the league's roles."""
+    if game.league_id is not None or not user.is_authenticated:
+        return False
+    return user.is_superuser or game.created_by_id == user.pk
+
+
 def can_start_game(user, league: League | None) -> bool:
     if not user.is_authenticated:
         return False

@@ -102,14 +102,6 @@ def league_members(*, league: League) -> list[Membership]:
     return list(Membership.objects.filter(league=league).select_related("user").order_by("role", "user__username"))
 
 
-def league_results(*, league: League, game_type: str | None = None) -> list[dict]:
-    """Every finished game of the league as plain rows: type, seats (player ids) and winning side (one query)."""
-    games = Game.objects.filter(league=league, status=Game.Status.FINISHED)
-    if game_type:
-        games = games.filter(game_type=game_type)
-    return list(games.values("game_type", "north_id", "east_id", "south_id", "west_id", "winner", "options"))
-
-
 def players_by_id(*, ids) -> dict[int, Player]:
     return Player.objects.in_bulk(list(ids))
 
@@ -121,31 +113,6 @@ def player_games(*, player: Player, user, limit: int = 50) -> list[Game]:
     ).values("pk")
     return list(
         Game.objects.filter(pk__in=ids).select_related(*GAME_RELATED).order_by("-started_at", "-id")[:limit]
-    )
-
-
-def player_results(*, player: Player, user) -> list[dict]:
-    """Every visible game of the player as plain rows (seats, status, winner, options), for win rates."""
-    ids = policy.visible_games(user).filter(
-        Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
-    ).values("pk")
-    return list(
-        Game.objects.filter(pk__in=ids).values(
-            "pk", "game_type", "north_id", "east_id", "south_id", "west_id", "status", "winner", "options"
-        )
-    )
-
-
-def player_hands(*, player: Player, user) -> list[dict]:
-    """Every hand of the player's visible games: the game's type and seats, the record and the details."""
-    ids = policy.visible_games(user).filter(
-        Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
-    ).values("pk")
-    return list(
-        Hand.objects.filter(game__in=ids).values(
-            "game__game_type", "game__north_id", "game__east_id", "game__south_id", "game__west_id",
-            "record", "details",
-        )
     )
 
 
@@ -222,3 +189,26 @@ def with_player_rows(matches) -> list:
                 for pk in sorted({int(pk) for pk in match.seating.values()})]
         match.player_rows = sorted(rows, key=lambda row: (-row["total"], row["name"], row["id"]))
     return matches
+
+
+# --- a player's lines in the stored league tables (games.standings) ---------------------------------
+
+
+def player_standings(*, player: Player, leagues: QuerySet[League] | None = None) -> list[dict]:
+    """The player's own lines (not their partnerships) in each league and game type, as stored by the
+    standings task: one query. ``leagues``: only these (e.g. ``policy.visible_leagues(user)``). ::
+
+        [{"league": {"id", "slug", "name"}, "game_type", "played", "won", "lost", "win_rate", "streak",
+          "last_played"}, ...]
+    """
+    from games.models import Standing
+
+    rows = Standing.objects.filter(player=player, partner__isnull=True)
+    if leagues is not None:
+        rows = rows.filter(league__in=leagues.values("pk"))
+    return [
+        {"league": {"id": row.pop("league_id"), "slug": row.pop("league__slug"), "name": row.pop("league__name")},
+         **row}
+        for row in rows.values("league_id", "league__slug", "league__name", "game_type", "played", "won", "lost",
+                               "win_rate", "streak", "last_played")
+    ]

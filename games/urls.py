@@ -7,6 +7,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<int:game_id>/", views.table, name="table"),
+    path("games/<int:game_id>/scorekeepers/", views.game_scorekeepers, name="game-scorekeepers"),
     path("games/<int:game_id>/hands/", views.hand_record, name="hand-record"),
     path("games/<int:game_id>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
     path("games/<int:game_id>/undo/", views.hand_undo, name="hand-undo"),

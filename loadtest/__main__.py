@@ -20,10 +20,13 @@ from .scenarios import SCENARIOS, Session, Size
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenarios", nargs="*", choices=[*SCENARIOS, []], help="default: all")
+    parser.add_argument("scenarios", nargs="*", help=f"some of {', '.join(SCENARIOS)} (default: all)")
     parser.add_argument("--tables", type=int, default=None, help="tables at once (full: 50, --ci: 12)")
     parser.add_argument("--ci", action="store_true", help="the small CI-sized run")
     args = parser.parse_args()
+    unknown = set(args.scenarios) - set(SCENARIOS)
+    if unknown:
+        parser.error(f"no such scenario: {', '.join(sorted(unknown))}")
 
     database_url = os.environ.get("DATABASE_URL") or services.DEFAULT_DATABASE_URL
     redis_url = os.environ.get("REDIS_URL") or services.DEFAULT_REDIS_URL

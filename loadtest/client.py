@@ -9,7 +9,6 @@ from __future__ import annotations
 import http.client
 import json
 import math
-import socket
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +53,7 @@ class Api:
             response = connection.getresponse()
             raw = response.read()
             status, answer_headers = response.status, {k.lower(): v for k, v in response.getheaders()}
-        except (OSError, http.client.HTTPException, socket.timeout) as error:
+        except (OSError, http.client.HTTPException) as error:  # TimeoutError is an OSError
             return Reply(0, f"{error.__class__.__name__}: {error}", time.perf_counter() - started)
         finally:
             connection.close()

@@ -30,16 +30,17 @@ class Size:
     max_hands: int = 60
     seconds: float = 240  # the deadline for every table to finish its game
     players: int = 40
+    pause: float = 0.3  # at most this long between a table's hands (uniformly), so faults land mid-game
     seed: int = 7
     mischief: Mischief = field(default_factory=Mischief)
 
     @classmethod
     def ci(cls, tables: int = 12) -> Size:
-        return cls(tables=tables, targets=SHORT_TARGETS, max_hands=40, seconds=120, players=24)
+        return cls(tables=tables, targets=SHORT_TARGETS, max_hands=40, seconds=120, players=24, pause=1.0)
 
     @classmethod
     def full(cls, tables: int = 50) -> Size:
-        return cls(tables=tables, targets=FULL_TARGETS, max_hands=60, seconds=600, players=120)
+        return cls(tables=tables, targets=FULL_TARGETS, max_hands=60, seconds=600, players=120, pause=1.0)
 
 
 @dataclass
@@ -76,9 +77,10 @@ class Stack:
     """A fresh database, gunicorn and a Celery worker (and a private Redis if asked) for one scenario."""
 
     def __init__(self, *, postgres: services.Postgres, template: Template, redis_url: str | None, workdir: Path,
-                 name: str, private_redis: bool = False, web_workers: int | None = None):
+                 name: str, players: int = 40, private_redis: bool = False, web_workers: int | None = None):
         self.postgres, self.template, self.workdir, self.name = postgres, template, workdir, name
         self.private_redis, self.shared_redis_url, self.web_workers = private_redis, redis_url, web_workers
+        self.players = players
         self.database = f"scorekeeper_load_{name}_{random.randrange(16**6):06x}"
         self.redis: services.Process | None = None
         self.server: services.Process | None = None
@@ -96,7 +98,7 @@ class Stack:
                 self.redis_url = self.shared_redis_url
                 services.redis_flush(self.redis_url)
             self.env = services.app_env(database_url=self.database_url, redis_url=self.redis_url)
-            self.setup = self.dbtool("setup", "--players", "40")
+            self.setup = self.dbtool("setup", "--players", str(self.players))
             self.server = services.gunicorn(env=self.env, log=self.log("gunicorn"), workers=self.web_workers)
             self.start_worker()
         except BaseException:
@@ -182,7 +184,7 @@ def run_tables(stack: Stack, size: Size, *, during=None) -> tuple[list[Table], d
         side.start()
     started = time.perf_counter()
     play_all(stack.api, tables, seed=size.seed, mischief=size.mischief, deadline=deadline,
-             max_hands=size.max_hands, run=stack.name)
+             max_hands=size.max_hands, run=stack.name, pause=size.pause)
     elapsed = time.perf_counter() - started
     if side is not None:
         side.join(timeout=120)
@@ -249,7 +251,7 @@ def scenario(name: str):
 def load(stack_factory, size: Size, outcome: Outcome) -> None:
     """Every table records a full game at once, with retries, duplicates and races: nothing lost or doubled,
     totals equal a replay, no 5xx, and the worker's standings equal a recompute."""
-    with stack_factory("load") as stack:
+    with stack_factory("load", players=size.players) as stack:
         tables, facts = run_tables(stack, size)
         outcome.facts.update(facts)
         outcome.failures += [f"5xx or no answer: {error}" for t in tables for error in t.server_errors]
@@ -263,7 +265,7 @@ def load(stack_factory, size: Size, outcome: Outcome) -> None:
 def worker_killed(stack_factory, size: Size, outcome: Outcome) -> None:
     """The Celery worker is SIGKILLed mid-run (with tasks queued and running) and restarted: the standings
     converge to a from-scratch recompute."""
-    with stack_factory("worker") as stack:
+    with stack_factory("worker", players=size.players) as stack:
         def kill_and_restart(tables: list[Table]) -> dict[str, Any]:
             wait_until(lambda: finished_so_far(tables) >= max(1, len(tables) // 3), timeout=size.seconds / 2)
             at = finished_so_far(tables)
@@ -284,7 +286,7 @@ def worker_killed(stack_factory, size: Size, outcome: Outcome) -> None:
 def database_dropped(stack_factory, size: Size, outcome: Outcome) -> None:
     """Connections are terminated (pg_terminate_backend) while requests are in them: each hand is stored whole
     or not at all, and the table's retry with the same key stores it exactly once."""
-    with stack_factory("dbdrop") as stack:
+    with stack_factory("dbdrop", players=size.players) as stack:
         def drop_connections(tables: list[Table]) -> dict[str, Any]:
             rng = random.Random(size.seed)
             killed = rounds = 0
@@ -328,7 +330,7 @@ def idle_connection_probe(stack: Stack, outcome: Outcome) -> None:
 def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
     """Redis (broker and cache) stops mid-run: hands are still recorded, with no 5xx; when it returns, the
     catch-up task brings the standings up to date."""
-    with stack_factory("redis", private_redis=True) as stack:
+    with stack_factory("redis", players=size.players, private_redis=True) as stack:
         def outage(tables: list[Table]) -> dict[str, Any]:
             wait_until(lambda: finished_so_far(tables) >= max(1, len(tables) // 4), timeout=size.seconds / 2)
             before = finished_so_far(tables)
@@ -355,10 +357,16 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
         outcome.failures += check_games(stack, tables)
         if facts.get("hands_recorded_while_down", 0) == 0:
             outcome.failures.append("no hand was recorded while Redis was down")
+        if facts["max_latency"] > SLOW_REQUEST:
+            outcome.failures.append(f"a request took {facts['max_latency']} s while Redis was down: queueing the "
+                                    "standings update must give up quickly (games/events.py)")
         if not str(facts.get("healthz_while_down", "")).startswith("503"):
             outcome.failures.append(f"/healthz did not report Redis down: {facts.get('healthz_while_down')}")
         converge(stack, outcome, timeout=60, catch_up=True)
 
+
+# No request should wait this long on a broker that is down (the settings allow about 2.5 s).
+SLOW_REQUEST = 8.0
 
 SCENARIOS = {"load": load, "worker": worker_killed, "database": database_dropped, "redis": redis_down}
 

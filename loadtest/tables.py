@@ -77,8 +77,8 @@ class Player:
     """Plays one table's game to its end (or to ``max_hands``, or the deadline)."""
 
     def __init__(self, api: Api, table: Table, *, seed: int, mischief: Mischief, deadline: float,
-                 max_hands: int = 60, run: str = "load"):
-        self.api, self.table, self.mischief = api, table, mischief
+                 max_hands: int = 60, run: str = "load", pause: float = 0.0):
+        self.api, self.table, self.mischief, self.pause = api, table, mischief, pause
         self.rng = random.Random(seed)
         self.deadline, self.max_hands, self.run = deadline, max_hands, run
         self.path = f"/api/v1/games/{table.game_id}/hands/"
@@ -149,6 +149,7 @@ class Player:
         number = 1
         fresh = 0
         while number <= self.max_hands and time.monotonic() < self.deadline:
+            time.sleep(self.rng.uniform(0, self.pause))  # the hand is being played
             record = random_hand(table.game_type, self.rng)
             body = {**record, "expected_number": number}
             fresh += 1
@@ -193,12 +194,12 @@ class Player:
 
 
 def play_all(api: Api, tables: list[Table], *, seed: int, mischief: Mischief, deadline: float,
-             max_hands: int = 60, run: str = "load") -> list[Table]:
+             max_hands: int = 60, run: str = "load", pause: float = 0.0) -> list[Table]:
     """Every table at once, one thread each."""
     threads = []
     for table in tables:
         player = Player(api, table, seed=seed * 1000 + table.number, mischief=mischief, deadline=deadline,
-                        max_hands=max_hands, run=run)
+                        max_hands=max_hands, run=run, pause=pause)
         threads.append(threading.Thread(target=player.play, name=f"table-{table.number}", daemon=True))
     for thread in threads:
         thread.start()

@@ -144,16 +144,16 @@ class StandingsWatermark(models.Model):
 
     The update after a game finishes checks it to decide whether it may just fold the new result
     into the stored rows (the new result comes after ``last_*`` in game order, and the results
-    already folded in are unchanged: same count, same ``digest``) or must recompute the league.
-    ``digest`` is the sum, modulo 2**64, of a hash of each folded result's stored row (games and
-    Trumps matches), so any change to one of them (a correction saves the game) or a result that
-    appeared before the watermark changes it.
+    already folded in are unchanged: same counts, same ``digest``) or must recompute the league.
+    ``digest`` hashes a fingerprint of each folded result (for a game: id, ``updated_at``, winner,
+    hand count, match; for a Trumps match: its row), so a correction or an undo (which saves the
+    game), or a result that turned up before the watermark, changes it.
     """
 
     league = models.OneToOneField(League, primary_key=True, on_delete=models.CASCADE, related_name="+")
     games = models.PositiveIntegerField(default=0)
     matches = models.PositiveIntegerField(default=0)
-    digest = models.CharField(max_length=16, default="0" * 16)
+    digest = models.CharField(max_length=16)
     # The last result folded in, in game order: (finished_at, 0 for a game or 1 for a match, id).
     last_finished_at = models.DateTimeField(null=True, blank=True)
     last_kind = models.PositiveSmallIntegerField(default=0)

@@ -129,7 +129,7 @@ def game_set_scorekeeper(*, game: Game, user, allowed: bool, by) -> Game:
     """
     if game.league_id is not None:
         raise InvalidInput("a league game's scorekeepers are the league's owners and scorekeepers", field="league")
-    if not (by.is_authenticated and (by.is_superuser or game.created_by_id == by.pk)):
+    if not policy.can_choose_scorekeepers(by, game):
         raise NotAllowed("only the player who started this game can choose its scorekeepers")
     if allowed:
         game.scorekeepers.add(user)

@@ -2,8 +2,8 @@
 
 The rows are read once (``values_list``, no model instances) and serve twice: as the facts the
 arithmetic works on (:class:`GameResult`, :class:`MatchOutcome`), and as the fingerprints the
-watermark is made of. A result's fingerprint is a hash of its whole stored row, ``updated_at``
-included, so a correction or an undo (which saves the game) changes it.
+watermark is made of. A game's fingerprint is its id, ``updated_at``, winner, hand count and
+match, so a correction or an undo (which saves the game) changes it; a match's is its whole row.
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import CharField, Q, QuerySet
+from django.db.models.functions import Cast, Coalesce
+
 from games.models import Game, Hand, Match
 
 from .figures import FiguresBuilder
@@ -21,36 +24,27 @@ from .results import GameResult, MatchOutcome, int_totals, seat_sides
 
 BATCH = 2000
 SEATED = ("north_id", "east_id", "south_id", "west_id")
+# What a game's fingerprint is made of: ``updated`` is ``updated_at`` as the database writes it out
+# (text, so that reading twenty thousand of them costs no datetime parsing). Every change the
+# services make to a game saves it, and so changes ``updated_at``.
+GAME_PRINT = ("id", "updated", "winner", "hand_count", "match_id")
 GAME_FIELDS = ("id", "game_type", *SEATED, "options__partnerships", "totals", "winner", "finished_at", "started_at",
-               "match_id", "hand_count", "updated_at")
+               "match_id", "hand_count", "updated")
 MATCH_FIELDS = ("id", "game_type", "finished_at", "started_at", "player_totals", "winners")
-DIGEST_MODULUS = 2**64
 GAME_FINISHED_AT, GAME_STARTED_AT = GAME_FIELDS.index("finished_at"), GAME_FIELDS.index("started_at")
+GAME_PRINT_AT = tuple(GAME_FIELDS.index(name) for name in GAME_PRINT)
 MATCH_FINISHED_AT, MATCH_STARTED_AT = MATCH_FIELDS.index("finished_at"), MATCH_FIELDS.index("started_at")
 
 Order = tuple[datetime, int, int]
+GAME, MATCH = 0, 1  # a game sorts before a match finished at the same moment (its third game)
 
 
 @dataclass(frozen=True)
 class FinishedRows:
-    """A league's finished games and matches as stored, each with its place in game order."""
+    """Finished games and matches as stored (``values_list`` rows), each with its place in game order."""
 
     games: list[tuple[Order, tuple]]
     matches: list[tuple[Order, tuple]]
-
-    def after(self, order: Order | None) -> FinishedRows:
-        """The results that come after ``order`` in game order (all of them for ``None``)."""
-        if order is None:
-            return self
-        return FinishedRows(games=[item for item in self.games if item[0] > order],
-                            matches=[item for item in self.matches if item[0] > order])
-
-    def before(self, order: Order | None) -> FinishedRows:
-        """The results up to and including ``order`` (none for ``None``)."""
-        if order is None:
-            return FinishedRows(games=[], matches=[])
-        return FinishedRows(games=[item for item in self.games if item[0] <= order],
-                            matches=[item for item in self.matches if item[0] <= order])
 
     @property
     def last(self) -> Order | None:
@@ -60,33 +54,71 @@ class FinishedRows:
     def __len__(self) -> int:
         return len(self.games) + len(self.matches)
 
-    def digest(self) -> int:
-        """The sum of the rows' fingerprints, modulo 2**64: the same whatever order they were read in."""
-        return digest_sum(row for _, row in (*self.games, *self.matches))
+    def prints(self) -> list[str]:
+        return [game_print(row[index] for index in GAME_PRINT_AT) for _, row in self.games] + [
+            match_print(row) for _, row in self.matches
+        ]
 
 
-def digest_sum(rows: Iterable[tuple]) -> int:
-    return sum(fingerprint(row) for row in rows) % DIGEST_MODULUS
+def game_print(values: Iterable[Any]) -> str:
+    return "g" + "|".join(map(str, values))
 
 
-def fingerprint(row: Sequence[Any]) -> int:
-    """A 64-bit hash of a stored row (its ``repr``: ids, JSON values and datetimes as read)."""
-    return int.from_bytes(hashlib.blake2b(repr(tuple(row)).encode(), digest_size=8).digest(), "big")
+def match_print(row: Sequence[Any]) -> str:
+    return "m" + repr(tuple(row))
 
 
-def finished_rows(league_id: int) -> FinishedRows:
-    """Every finished game and finished Trumps match of the league. Two queries."""
-    games = [
-        ((row[GAME_FINISHED_AT] or row[GAME_STARTED_AT], 0, row[0]), row)
-        for row in Game.objects.filter(league_id=league_id, status=Game.Status.FINISHED).order_by()
-        .values_list(*GAME_FIELDS).iterator(chunk_size=BATCH)
+def digest(prints: Iterable[str]) -> str:
+    """A hash of a set of results' fingerprints (in any order), as 16 hex digits."""
+    return hashlib.sha256("\n".join(sorted(prints)).encode()).hexdigest()[:16]
+
+
+def games_of(league_id: int) -> QuerySet:
+    return (Game.objects.filter(league_id=league_id, status=Game.Status.FINISHED).order_by()
+            .annotate(at=Coalesce("finished_at", "started_at"), updated=Cast("updated_at", CharField())))
+
+
+def up_to(order: Order) -> Q:
+    """Games at or before ``order`` in game order (by ``at``, the finish time, then id)."""
+    at, kind, last_id = order
+    if kind == MATCH:
+        return Q(at__lte=at)
+    return Q(at__lt=at) | Q(at=at, id__lte=last_id)
+
+
+def finished_rows(league_id: int, after: Order | None = None) -> FinishedRows:
+    """The league's finished games and matches (only those after ``after``, if given). Two queries."""
+    games = games_of(league_id)
+    if after is not None:
+        games = games.exclude(up_to(after))
+    game_rows = [
+        ((row[GAME_FINISHED_AT] or row[GAME_STARTED_AT], GAME, row[0]), row)
+        for row in games.values_list(*GAME_FIELDS).iterator(chunk_size=BATCH)
     ]
-    matches = [
-        ((row[MATCH_FINISHED_AT] or row[MATCH_STARTED_AT], 1, row[0]), row)
+    match_rows = [item for item in finished_matches(league_id) if after is None or item[0] > after]
+    return FinishedRows(games=game_rows, matches=match_rows)
+
+
+def finished_matches(league_id: int) -> list[tuple[Order, tuple]]:
+    return [
+        ((row[MATCH_FINISHED_AT] or row[MATCH_STARTED_AT], MATCH, row[0]), row)
         for row in Match.objects.filter(league_id=league_id, status=Match.Status.FINISHED).order_by()
         .values_list(*MATCH_FIELDS)
     ]
-    return FinishedRows(games=games, matches=matches)
+
+
+def counted(league_id: int, order: Order | None) -> tuple[int, int, list[str]]:
+    """The finished games and matches at or before ``order``: how many of each, and their fingerprints.
+
+    Two light queries (no JSON or datetimes to parse for the games), for the update's check.
+    """
+    if order is None:
+        return 0, 0, []
+    prints = [game_print(values) for values in
+              games_of(league_id).filter(up_to(order)).values_list(*GAME_PRINT).iterator(chunk_size=BATCH)]
+    games = len(prints)
+    matches = [match_print(row) for match_order, row in finished_matches(league_id) if match_order <= order]
+    return games, len(matches), prints + matches
 
 
 def plays_in_partnerships(value: Any) -> bool:

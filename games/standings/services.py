@@ -28,7 +28,7 @@ from django.utils import timezone
 from games.models import Game, League
 from games.models.standings import StandingsWatermark
 
-from .facts import FinishedRows, Order, facts_of, figures_of, finished_rows
+from .facts import Order, counted, digest, facts_of, figures_of, finished_rows
 from .ratings import league_ratings
 from .storage import fold_in, replace_rows
 from .tables import league_table
@@ -77,7 +77,7 @@ def league_standings_recompute(*, league_id: int) -> RecomputeSummary:
     started = time.perf_counter()
     with transaction.atomic():
         lock_league(league_id)
-        return recompute(league_id, finished_rows(league_id), started)
+        return recompute(league_id, started)
 
 
 def league_standings_update(*, league_id: int) -> RecomputeSummary:
@@ -88,37 +88,29 @@ def league_standings_update(*, league_id: int) -> RecomputeSummary:
     started = time.perf_counter()
     with transaction.atomic():
         lock_league(league_id)
-        rows = finished_rows(league_id)
         watermark = StandingsWatermark.objects.filter(league_id=league_id).first()
-        reason = why_not_incremental(watermark, rows)
-        if reason:
-            return recompute(league_id, rows, started, reason=reason)
-        assert watermark is not None
-        new = rows.after(watermark_order(watermark))
+        if watermark is None:
+            return recompute(league_id, started, reason="no watermark: the league was never computed")
+        order = watermark_order(watermark)
+        games, matches, prints = counted(league_id, order)
+        if (games, matches) != (watermark.games, watermark.matches) or digest(prints) != watermark.digest:
+            return recompute(league_id, started,
+                             reason="a result already counted was changed or removed, or one finished out of order")
+        new = finished_rows(league_id, after=order)
+        if len(new) > FOLD_LIMIT:
+            return recompute(league_id, started, reason=f"more than {FOLD_LIMIT} new results")
+        games, matches = games + len(new.games), matches + len(new.matches)
         if not len(new):
             # Nothing to fold in; note the check, so that the catch-up task counts the league as up to date.
             StandingsWatermark.objects.filter(league_id=league_id).update(computed_at=timezone.now())
-            return summary_of(league_id, rows, started, mode="unchanged")
+            return summary_of(league_id, games, matches, started, mode="unchanged")
         facts = facts_of(new)
         figures, hands = figures_of(league_id, facts, only_these_games=True)
         folded = fold_in(league_id, facts, figures, watermark.sequences, timezone.now())
-        save_watermark(league_id, rows, folded.sequences)
-    return summary_of(league_id, rows, started, mode="incremental", hands=hands, standings=folded.standings,
-                      ratings=folded.ratings, rating_changes=folded.rating_changes)
-
-
-def why_not_incremental(watermark: StandingsWatermark | None, rows: FinishedRows) -> str:
-    """Why the stored rows cannot simply take the new results ("" when they can)."""
-    if watermark is None:
-        return "no watermark: the league was never computed"
-    order = watermark_order(watermark)
-    folded = rows.before(order)
-    if (len(folded.games), len(folded.matches)) != (watermark.games, watermark.matches) or \
-            f"{folded.digest():016x}" != watermark.digest:
-        return "a result already counted was changed or removed, or one finished out of order"
-    if len(rows) - len(folded) > FOLD_LIMIT:
-        return f"more than {FOLD_LIMIT} new results"
-    return ""
+        save_watermark(league_id, games=games, matches=matches, last=new.last,
+                       digest=digest([*prints, *new.prints()]), sequences=folded.sequences)
+    return summary_of(league_id, games, matches, started, mode="incremental", hands=hands,
+                      standings=folded.standings, ratings=folded.ratings, rating_changes=folded.rating_changes)
 
 
 def watermark_order(watermark: StandingsWatermark) -> Order | None:
@@ -127,8 +119,9 @@ def watermark_order(watermark: StandingsWatermark) -> Order | None:
     return (watermark.last_finished_at, watermark.last_kind, watermark.last_id)
 
 
-def recompute(league_id: int, rows: FinishedRows, started: float, reason: str = "") -> RecomputeSummary:
-    """Recompute the league's rows from ``rows`` and its hands (inside the caller's locked transaction)."""
+def recompute(league_id: int, started: float, reason: str = "") -> RecomputeSummary:
+    """Recompute the league's rows from its results and hands (inside the caller's locked transaction)."""
+    rows = finished_rows(league_id)
     facts = facts_of(rows)
     lines = league_table(facts.games, facts.matches)
     ratings = league_ratings(facts.games, facts.matches)
@@ -137,27 +130,28 @@ def recompute(league_id: int, rows: FinishedRows, started: float, reason: str = 
     sequences: dict[str, int] = {}
     for point in ratings.history:
         sequences[point.game_type] = max(sequences.get(point.game_type, 0), point.sequence)
-    save_watermark(league_id, rows, sequences)
-    return summary_of(league_id, rows, started, hands=hands, standings=len(lines), ratings=len(ratings.skills),
-                      rating_changes=len(ratings.history), reason=reason)
+    save_watermark(league_id, games=len(rows.games), matches=len(rows.matches), last=rows.last,
+                   digest=digest(rows.prints()), sequences=sequences)
+    return summary_of(league_id, len(rows.games), len(rows.matches), started, hands=hands, standings=len(lines),
+                      ratings=len(ratings.skills), rating_changes=len(ratings.history), reason=reason)
 
 
-def save_watermark(league_id: int, rows: FinishedRows, sequences: dict[str, int]) -> None:
-    """Record that the stored rows now count exactly ``rows`` (the last write of every run)."""
-    last = rows.last
+def save_watermark(league_id: int, *, games: int, matches: int, last: Order | None, digest: str,
+                   sequences: dict[str, int]) -> None:
+    """Record what the stored rows now count (the last write of every run that wrote rows)."""
     StandingsWatermark.objects.update_or_create(league_id=league_id, defaults={
-        "games": len(rows.games), "matches": len(rows.matches), "digest": f"{rows.digest():016x}",
+        "games": games, "matches": matches, "digest": digest,
         "last_finished_at": last[0] if last else None, "last_kind": last[1] if last else 0,
         "last_id": last[2] if last else 0, "sequences": sequences, "computed_at": timezone.now(),
     })
 
 
-def summary_of(league_id: int, rows: FinishedRows, started: float, *, mode: str = "recompute", hands: int = 0,
-               standings: int = 0, ratings: int = 0, rating_changes: int = 0, reason: str = "") -> RecomputeSummary:
+def summary_of(league_id: int, games: int, matches: int, started: float, *, mode: str = "recompute",
+               hands: int = 0, standings: int = 0, ratings: int = 0, rating_changes: int = 0,
+               reason: str = "") -> RecomputeSummary:
     return RecomputeSummary(
-        league_id=league_id, games=len(rows.games), matches=len(rows.matches), hands=hands, standings=standings,
-        ratings=ratings, rating_changes=rating_changes, seconds=round(time.perf_counter() - started, 3), mode=mode,
-        reason=reason,
+        league_id=league_id, games=games, matches=matches, hands=hands, standings=standings, ratings=ratings,
+        rating_changes=rating_changes, seconds=round(time.perf_counter() - started, 3), mode=mode, reason=reason,
     )
 
 

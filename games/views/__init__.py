@@ -10,7 +10,7 @@ from .live import live, live_board
 from .matches import match_detail
 from .new_game import new_game
 from .players import player_detail
-from .table import game_abandon, hand_correct, hand_record, hand_undo, table
+from .table import game_abandon, game_scorekeepers, hand_correct, hand_record, hand_undo, table
 
 __all__ = [
     "game_abandon",
@@ -26,4 +26,5 @@ __all__ = [
     "new_game",
     "player_detail",
     "table",
+    "game_scorekeepers",
 ]

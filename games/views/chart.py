@@ -53,3 +53,30 @@ def score_chart(
         "target": target, "target_y": y(target) if target is not None else None,
         "summary": f"After {len(series) - 1} hands: {summary}" + (f"; target {target}." if target else "."),
     }
+
+
+SPARK_W, SPARK_H, SPARK_PAD = 160, 40, 4
+
+
+def rating_sparkline(ordinals: Sequence[float]) -> dict[str, Any] | None:
+    """A small line of a rating's conservative skill, result by result (from 0, a new player's), or None."""
+    if not ordinals:
+        return None
+    series = [0.0, *ordinals]
+    low, high = min(series), max(series)
+    span = (high - low) or 1.0
+    steps = len(series) - 1
+
+    def x(index: int) -> float:
+        return round(SPARK_PAD + (SPARK_W - 2 * SPARK_PAD) * index / steps, 1)
+
+    def y(value: float) -> float:
+        return round(SPARK_PAD + (SPARK_H - 2 * SPARK_PAD) * (high - value) / span, 1)
+
+    return {
+        "width": SPARK_W, "height": SPARK_H,
+        "points": " ".join(f"{x(i)},{y(value)}" for i, value in enumerate(series)),
+        "zero_y": y(0.0), "last_x": x(steps), "last_y": y(series[-1]),
+        "summary": f"Skill after each of {steps} rated result{'s' if steps != 1 else ''}, from 0 to "
+                   f"{series[-1]:.1f} (lowest {low:.1f}, highest {high:.1f}).",
+    }

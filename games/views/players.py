@@ -1,108 +1,96 @@
-"""A player: their games, win rate, and the figures people care about in each game."""
+"""A player: their ratings, results and figures in each league and game type, and their games.
+
+Ratings, results and figures are the stored ones (``games.standings``), limited to the leagues the
+visitor may see; nothing is counted here.
+"""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from django.http import Http404
 from django.shortcuts import render
 
-from games import selectors
-from games.models import GAME_TYPE_CHOICES, Game, Player
-from games.rules import get_ruleset
+from games import policy, selectors
+from games.models import GAME_TYPE_NAMES, Game, Player
+from games.rules import GAME_TYPES, get_ruleset
+from games.standings.selectors import player_figures, player_ratings
 
+from .chart import rating_sparkline
 from .home import game_rows
-from .standings import SEAT_COLUMNS, won_by
 
-
-def seat_in(row: dict[str, Any], player_id: int, prefix: str = "") -> str | None:
-    for seat, column in SEAT_COLUMNS.items():
-        if row[prefix + column] == player_id:
-            return seat
-    return None
+# Per game type: (label, count made, count tried) shown as "3 of 4 (75%)".
+FIGURE_LINES = {
+    "spades": [("Bids made", "bids_made", "bids"), ("Nils made", "nils_made", "nils"),
+               ("Blind nils made", "blind_nils_made", "blind_nils")],
+    "smudge": [("Bids made", "bids_made", "bids"), ("Smudges made", "smudges_made", "smudge_bids")],
+    "trumps": [("Contracts made", "contracts_made", "contracts"),
+               ("Doubled contracts made", "doubled_made", "doubled_contracts")],
+    "thieving_stink": [("Held the trump stack", "stack_holds", "hands")],
+}
+# Per game type: (label, rate name, unit) for rates that are not successes.
+FIGURE_AVERAGES = {
+    "spades": [("Bags per hand", "bags_per_hand", "")],
+    "thieving_stink": [("Average stack held", "average_stack", " cards")],
+}
 
 
 def ratio(made: int, tried: int) -> str:
     return f"{made} of {tried}" + (f" ({round(100 * made / tried)}%)" if tried else "")
 
 
-def spades_figures(count, seat, record, details) -> None:
-    nil = record["bids"][seat] in (0, "nil", "blind_nil")
-    made = bool(details.get("bids_made", {}).get(seat))
-    count["spades_nils" if nil else "spades_bids"] += 1
-    count["spades_nils_made" if nil else "spades_bids_made"] += made
+def figure_lines(figures: dict[str, Any]) -> list[tuple[str, str]]:
+    counts, rates, kind = figures["counts"], figures["rates"], figures["game_type"]
+    lines = [("Hands played", str(figures["hands"]))]
+    lines += [(label, ratio(counts.get(made, 0), figures["hands"] if tried == "hands" else counts.get(tried, 0)))
+              for label, made, tried in FIGURE_LINES.get(kind, ())]
+    lines += [(label, f"{rates[name]:g}{unit}") for label, name, unit in FIGURE_AVERAGES.get(kind, ())
+              if rates.get(name) is not None]
+    return lines
 
 
-def smudge_figures(count, seat, record, details) -> None:
-    if record["bidder"] != seat:
-        return
-    smudge = record["bid"] in ("smudge", 5)
-    count["smudge_bids"] += 1
-    count["smudge_bids_made"] += bool(details.get("made"))
-    count["smudges"] += smudge
-    count["smudges_made"] += smudge and bool(details.get("made"))
+def skill(value: float) -> str:
+    return f"{value:.1f}".replace("-", "−")
 
 
-def trumps_figures(count, seat, record, details) -> None:
-    if record["declarer"] == seat:
-        count["trumps_contracts"] += 1
-        count["trumps_contracts_made"] += bool(details.get("made"))
+def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
+    """One card per league and game type the player has a rating, results or figures in."""
+    cards: dict[tuple[int, str], dict[str, Any]] = {}
 
+    def card(row: dict[str, Any]) -> dict[str, Any]:
+        key = (row["league"]["id"], row["game_type"])
+        if key not in cards:
+            cards[key] = {"league": row["league"], "game_type": row["game_type"], "rating": None, "results": None,
+                          "figures": [], "name": GAME_TYPE_NAMES.get(row["game_type"], row["game_type"])}
+        return cards[key]
 
-def stink_figures(count, seat, record, details) -> None:
-    count["stink_hands"] += 1
-    count["stink_holds"] += details.get("trump_stack_holder") == seat
-
-
-FIGURES = {"spades": spades_figures, "smudge": smudge_figures, "trumps": trumps_figures,
-           "thieving_stink": stink_figures}
-
-
-def hand_figures(hands: list[dict[str, Any]], player_id: int) -> dict[str, list[tuple[str, str]]]:
-    """Per game: Spades bids and nils made, Smudge bids made and smudges, Trumps contracts, Thieving Stink holds."""
-    count: dict[str, int] = defaultdict(int)
-    for hand in hands:
-        seat = seat_in(hand, player_id, "game__")
-        if seat is not None:
-            FIGURES[hand["game__game_type"]](count, seat, hand["record"], hand["details"] or {})
-    return {
-        "spades": [("Bids made", ratio(count["spades_bids_made"], count["spades_bids"])),
-                   ("Nils made", ratio(count["spades_nils_made"], count["spades_nils"]))],
-        "smudge": [("Bids made", ratio(count["smudge_bids_made"], count["smudge_bids"])),
-                   ("Smudges made", ratio(count["smudges_made"], count["smudges"]))],
-        "trumps": [("Contracts made", ratio(count["trumps_contracts_made"], count["trumps_contracts"]))],
-        "thieving_stink": [("Held the trump stack", ratio(count["stink_holds"], count["stink_hands"]))],
-    }
+    for rating in ratings:
+        history = [point["ordinal"] for point in rating["history"]]
+        card(rating)["rating"] = {**rating, "skill": skill(rating["ordinal"]), "chart": rating_sparkline(history)}
+    for row in figures:
+        card(row)["figures"] = figure_lines(row)
+    for row in results:
+        card(row)["results"] = {**row, "rate_pct": round(100 * row["win_rate"])}
+    return sorted(cards.values(), key=lambda entry: (entry["league"]["name"], entry["league"]["id"],
+                                                     GAME_TYPES.index(entry["game_type"])))
 
 
 def player_detail(request, player_id: int):
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise Http404("No such player")
-    results = selectors.player_results(player=player, user=request.user)
-    per_type: dict[str, dict[str, int]] = {code: {"played": 0, "won": 0} for code, _ in GAME_TYPE_CHOICES}
-    for game in results:
-        if game["status"] != Game.Status.FINISHED:
-            continue
-        seat = seat_in(game, player.pk)
-        per_type[game["game_type"]]["played"] += 1
-        per_type[game["game_type"]]["won"] += won_by(game, seat)
-    figures = hand_figures(selectors.player_hands(player=player, user=request.user), player.pk)
-    played = sum(row["played"] for row in per_type.values())
-    won = sum(row["won"] for row in per_type.values())
+    leagues = policy.visible_leagues(request.user)
+    results = selectors.player_standings(player=player, leagues=leagues)
+    played = sum(row["played"] for row in results)
+    won = sum(row["won"] for row in results)
     games = [
         {**row, "won": player_won(row["game"], player.pk)} for row in game_rows(
             selectors.player_games(player=player, user=request.user, limit=50))
     ]
     return render(request, "players/detail.html", {
         "player": player, "played": played, "won": won, "rate": round(100 * won / played) if played else None,
-        "per_type": [
-            {"code": code, "name": name, **per_type[code],
-             "rate": round(100 * per_type[code]["won"] / per_type[code]["played"]) if per_type[code]["played"]
-             else None, "figures": figures[code]}
-            for code, name in GAME_TYPE_CHOICES
-        ],
+        "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True),
+                              results=results, figures=player_figures(player=player, leagues=leagues)),
         "games": games,
     })
 

@@ -35,8 +35,10 @@ PLAYERS_ONLY = {"rating"}
 
 
 def signed(value: float, digits: int = 1) -> str:
-    text = f"{value:+.{digits}f}"
-    return text.replace("-", "−")
+    """``+1.2``, ``−0.7`` (a real minus sign), ``0.0``."""
+    if round(value, digits) == 0:
+        return f"{0:.{digits}f}"
+    return f"{value:+.{digits}f}".replace("-", "−")
 
 
 def line(entry: dict[str, Any]) -> dict[str, Any]:

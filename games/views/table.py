@@ -1,4 +1,5 @@
-"""The table page: the scoreboard, the hand entry form, the history and the chart of one game."""
+"""The table page: the scoreboard, the hand entry form, the history and the chart of one game; a casual game's
+scorekeepers."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from games.errors import (
     NotAllowed,
     ServiceError,
 )
-from games.forms import hand_form_class
+from games.forms import ScorekeeperForm, hand_form_class
 from games.rules import InvalidHand
 
 from .common import board, game_title, visible_game_or_404
@@ -32,16 +33,19 @@ from .common import board, game_title, visible_game_or_404
 IN_FLIGHT_WAIT, IN_FLIGHT_STEP = 5.0, 0.25
 
 
-def table_context(request, game, *, form=None, status_message: str = ""):
+def table_context(request, game, *, form=None, status_message: str = "", scorekeeper_form=None):
     can_score = policy.can_score_game(request.user, game)
     hands = selectors.game_hands(game=game)
     context = board(game, hands, corrected=selectors.game_corrected_numbers(game=game))
     if can_score and game.status == game.Status.IN_PROGRESS and form is None:
         form = hand_form_class(game.game_type)(game=game)
+    choosing = policy.can_choose_scorekeepers(request.user, game)
     context.update(
         title=game_title(game), can_score=can_score, form=form, status_message=status_message,
         hand_template=hand_form_class(game.game_type).template_name_hand,
         rematch_url=rematch_url(game),
+        scorekeeper_form=(scorekeeper_form or ScorekeeperForm()) if choosing else None,
+        scorekeepers=list(game.scorekeepers.order_by("username")) if choosing else [],
     )
     return context
 
@@ -56,6 +60,29 @@ def rematch_url(game) -> str:
 def table(request, game_id: int):
     game = visible_game_or_404(request, game_id)
     return render(request, "games/table.html", table_context(request, game))
+
+
+@login_required
+@require_POST
+def game_scorekeepers(request, game_id: int):
+    """A casual game's creator adds or removes a scorekeeper by username."""
+    game = visible_game_or_404(request, game_id)
+    if not policy.can_choose_scorekeepers(request.user, game):
+        raise PermissionDenied("Only the player who started this casual game can choose its scorekeepers.")
+    form = ScorekeeperForm(request.POST)
+    if form.is_valid():
+        try:
+            services.game_set_scorekeeper(game=game, user=form.user, allowed=form.allowed, by=request.user)
+        except NotAllowed as error:
+            raise PermissionDenied(error.message) from None
+        except InvalidInput as error:
+            form.add_error(None, error.message)
+        else:
+            name = form.cleaned_data["username"]
+            messages.success(request, f"{name} can now keep score in this game." if form.allowed
+                             else f"{name} no longer keeps score in this game.")
+            return redirect(reverse("table", args=[game.pk]) + "#scorekeepers")
+    return render(request, "games/table.html", table_context(request, game, scorekeeper_form=form), status=400)
 
 
 def record_once(*, game, record, by, expected_number, key):

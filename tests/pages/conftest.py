@@ -47,3 +47,45 @@ def spades_fields(bids, tricks) -> dict[str, str]:
 SMUDGE_MADE = {"bidder": "N", "bid": "2", "high": "NS", "low": "NS", "jack": "NS", "game": "NS", "all_tricks": "no"}
 TRUMPS_MADE = {"declarer": "N", "bid": "7", "trump": "hearts", "double": "no", "tricks": "8"}
 STINK_HAND = {"face_NS": "6", "face_EW": "7", "stack_size": "7", "stack_holder": "E"}
+
+
+# One hand that ends a game of each type at the target in ``FINISH_TARGETS``, won by NS.
+FINISHING_HANDS = {
+    # N bids nil and takes none (+50), S bids 4 and takes 5 (+41); EW bid 6 and take 8: two hands reach 150.
+    "spades": {"bids": {"N": "nil", "E": 4, "S": 4, "W": 2}, "tricks": {"N": 0, "E": 4, "S": 5, "W": 4}},
+    "smudge": {"bidder": "N", "bid": "smudge", "high": "NS", "low": "NS", "jack": "NS", "game": "NS",
+               "all_tricks": True},
+    "trumps": {"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False, "redoubled": False, "tricks": 8},
+    "thieving_stink": {"face_cards": {"NS": 10, "EW": 6}, "trump_stack": {"holder": "N", "size": 4}},
+}
+FINISH_TARGETS = {"spades": 150, "smudge": 3, "trumps": 5, "thieving_stink": 100}
+
+
+@pytest.fixture
+def finish(owner, seats, league):
+    """Play a league game to its end, NS winning: ``finish("trumps")``; ``seats=``/``league=`` override.
+
+    The standings are not recomputed (in these tests ``on_commit`` callbacks do not run): see ``recompute``.
+    """
+    from games.services import game_start, hand_record
+
+    def play(game_type: str, *, seats=seats, league=league):
+        game = game_start(game_type=game_type, seats=seats, by=owner, league=league,
+                          options={"target": FINISH_TARGETS[game_type]})
+        for _ in range(2 if game_type == "spades" else 1):
+            result = hand_record(game=game, record=FINISHING_HANDS[game_type], by=owner)
+        assert result.game.status == "finished" and result.game.winner == "NS"
+        return result.game
+
+    return play
+
+
+@pytest.fixture
+def recompute(league):
+    """What the standings task does after a finished game: ``recompute()`` (or ``recompute(other_league)``)."""
+    from games.standings.services import league_standings_recompute
+
+    def run(for_league=None):
+        league_standings_recompute(league_id=(for_league or league).pk)
+
+    return run

@@ -1,42 +1,92 @@
-"""The league page: standings per game type (sortable), live and recent games, members, adding members."""
+"""The league page: stored standings per game type (sortable), live and recent games, members, adding members."""
 
 import pytest
 from django.urls import reverse
 
 from games.models import Membership
-from games.services import game_start, hand_record, league_create
+from games.services import game_start, league_create
 
 pytestmark = pytest.mark.django_db
 
-WIN_NS = {"declarer": "N", "bid": 7, "trumps": None}
-TRUMPS_NS = {"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False, "redoubled": False, "tricks": 8}
+def league_url(league, query: str = "") -> str:
+    return reverse("league", args=[league.slug]) + query
 
 
-def finished(start_game, owner, game_type="trumps"):
-    game = start_game(game_type, target=5)
-    hand_record(game=game, record=TRUMPS_NS, by=owner)
-    return game
-
-
-def test_standings_count_games_won(client, league, start_game, owner):
-    finished(start_game, owner)
-    finished(start_game, owner)
+def test_standings_come_from_the_stored_tables(client, league, finish, recompute, start_game):
+    finish("trumps")
+    finish("trumps")
     start_game("spades")
-    response = client.get(reverse("league", args=[league.slug]))
-    rows = response.context["standings"]
-    assert [(row["name"], row["played"], row["won"]) for row in rows][:2] == [("Ann", 2, 2), ("Cat", 2, 2)]
+    recompute()
+    response = client.get(league_url(league))
+    standings = response.context["standings"]
+    assert standings["game_type"] == "trumps" and not standings["updating"]
+    assert [(row["name"], row["played"], row["won"], row["rating"]["rank"]) for row in standings["players"]] == [
+        ("Ann", 2, 2, 1), ("Cat", 2, 2, 1), ("Ben", 2, 0, 3), ("Dan", 2, 0, 3)]
+    assert [row["name"] for row in standings["partnerships"]] == ["Ann & Cat", "Ben & Dan"]
     page = response.content.decode()
-    assert "Being played now" in page and "Spades" in page
+    assert 'id="players-table"' in page and 'id="partnerships-table"' in page
+    assert "Matches" in page and "Being played now" in page
+    assert f">{standings['players'][0]['skill']}<" in page and "Standings updating" not in page
 
 
-def test_standings_sort_and_filter_by_game_type(client, league, start_game, owner):
-    finished(start_game, owner)
-    by_name = client.get(reverse("league", args=[league.slug]) + "?sort=name").context["standings"]
-    assert [row["name"] for row in by_name] == ["Ann", "Ben", "Cat", "Dan"]
-    spades = client.get(reverse("league", args=[league.slug]) + "?type=spades").context["standings"]
-    assert spades == []
-    odd = client.get(reverse("league", args=[league.slug]) + "?type=poker&sort=bogus")
+def test_a_partnership_game_type_shows_rating_and_rank_columns(client, league, finish, recompute):
+    finish("spades")
+    recompute()
+    page = client.get(league_url(league, "?type=spades")).content.decode()
+    assert ">Rank</th>" in page and ">Skill</a></th>" in page and "Matches" not in page
+    assert "W1" in page and "L1" in page and "+" in page
+
+
+def test_standings_sort_by_column(client, league, finish, recompute, players, seats):
+    finish("spades")
+    # Then Ben & Ann beat Cat & Dan: four partnerships, Ann with two wins.
+    finish("spades", seats={"N": players[1].pk, "E": players[2].pk, "S": players[0].pk, "W": players[3].pk})
+    recompute()
+    by_name = client.get(league_url(league, "?type=spades&sort=name")).context["standings"]
+    assert [row["name"] for row in by_name["players"]] == ["Ann", "Ben", "Cat", "Dan"]
+    assert [row["name"] for row in by_name["partnerships"]] == ["Ann & Ben", "Ann & Cat", "Ben & Dan", "Cat & Dan"]
+    by_rating = client.get(league_url(league, "?type=spades&sort=rating")).context["standings"]
+    skills = [row["rating"]["ordinal"] for row in by_rating["players"]]
+    assert skills == sorted(skills, reverse=True)
+    # Partnerships have no rating: they keep the table's own order.
+    assert by_rating["partnerships"][0]["won"] >= by_rating["partnerships"][-1]["won"]
+    page = client.get(league_url(league, "?type=spades&sort=played")).content.decode()
+    assert 'aria-sort="descending"><a href="?type=spades&amp;sort=played"' in page
+
+
+def test_another_game_type_and_odd_parameters(client, league, finish, recompute):
+    finish("trumps")
+    recompute()
+    smudge = client.get(league_url(league, "?type=smudge"))
+    assert smudge.context["standings"]["players"] == []
+    assert "No finished games of this type yet." in smudge.content.decode()
+    odd = client.get(league_url(league, "?type=poker&sort=bogus"))
     assert odd.status_code == 200 and odd.context["sort"] == "won"
+    assert odd.context["standings"]["game_type"] == "trumps"  # the first game type with results
+
+
+def test_standings_not_yet_computed_say_they_are_updating(client, league, finish, recompute):
+    finish("trumps")  # the standings task has not run yet (a worker is on it)
+    response = client.get(league_url(league))
+    assert response.context["standings"]["computed_at"] is None
+    page = response.content.decode()
+    assert "Standings updating" in page and "No finished games" not in page and 'id="players-table"' not in page
+    recompute()
+    assert "Standings updating" not in client.get(league_url(league)).content.decode()
+
+
+def test_stale_standings_are_shown_with_the_updating_note(client, league, finish, recompute):
+    finish("trumps")
+    recompute()
+    finish("trumps")
+    response = client.get(league_url(league))
+    assert response.context["standings"]["players"][0]["played"] == 1
+    assert "Standings updating" in response.content.decode()
+
+
+def test_a_league_without_games_has_no_standings_yet(client, league):
+    page = client.get(league_url(league)).content.decode()
+    assert "No finished games of this type yet." in page and "Standings updating" not in page
 
 
 def test_private_league_is_404_for_non_members(client, signed_in, owner, stranger, make_user):
@@ -81,13 +131,21 @@ def test_non_owners_see_no_member_form_and_cannot_post(signed_in, scorekeeper, l
     assert not Membership.objects.filter(league=league, user=stranger).exists()
 
 
-@pytest.mark.parametrize("games", [1, 8])
-def test_league_page_queries_are_fixed(owner_client, league, start_game, owner, games, django_assert_max_num_queries):
-    for _ in range(games):
-        finished(start_game, owner)
+@pytest.mark.parametrize(("tables", "games"), [(1, 1), (3, 8)])
+def test_league_page_queries_are_fixed(owner_client, league, owner, finish, recompute, start_game, tables, games,
+                                       django_assert_max_num_queries):
+    from games.services import player_create
+
+    people = [player_create(name=f"Player {n}", by=owner) for n in range(4 * tables)]
+    for n in range(games):
+        table = people[4 * (n % tables): 4 * (n % tables) + 4]
+        finish("trumps", seats=dict(zip("NESW", (p.pk for p in table), strict=True)))
         start_game("spades")
+    recompute()
+    # Session, user, league, owner's role, standings (2), live games, recent games, members.
     with django_assert_max_num_queries(9):
-        assert owner_client.get(reverse("league", args=[league.slug])).status_code == 200
+        response = owner_client.get(reverse("league", args=[league.slug]))
+    assert len(response.context["standings"]["players"]) == 4 * tables
 
 
 def test_unknown_league_is_404(client):

@@ -131,7 +131,7 @@ def test_a_task_that_dies_half_way_leaves_the_old_standings_and_a_rebuild_puts_t
 
     real_save = standings_services.save_watermark
 
-    def die_after_deleting(league_id, *args):
+    def die_after_deleting(league_id, **kwargs):
         Standing.objects.filter(league_id=league_id).delete()
         raise WorkerDied("the worker was killed here")
 
@@ -156,11 +156,11 @@ def test_a_database_error_is_retried(live_worker, league, players, api, new_spad
     real_save = standings_services.save_watermark
     calls = []
 
-    def lose_the_connection_once(*args):
+    def lose_the_connection_once(*args, **kwargs):
         calls.append(1)
         if len(calls) == 1:
             raise OperationalError("server closed the connection unexpectedly")
-        return real_save(*args)
+        return real_save(*args, **kwargs)
 
     with mock.patch.object(standings_services, "save_watermark", side_effect=lose_the_connection_once):
         game = new_spades()

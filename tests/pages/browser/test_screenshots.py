@@ -19,10 +19,30 @@ STINK = {"face_cards": {"NS": 9, "EW": 5}, "trump_stack": {"holder": "W", "size"
 TRUMPS = {"declarer": "E", "bid": 8, "trump": "notrump", "doubled": True, "redoubled": False, "tricks": 9}
 
 
+# Finished Spades games (to 100) that fill the league's tables: (N, E, S, W) by name, and the winning side.
+SPADES_TO_100 = {
+    "NS": {"bids": {"N": 3, "E": 3, "S": 3, "W": 3}, "tricks": {"N": 4, "E": 3, "S": 3, "W": 3}},
+    "EW": {"bids": {"N": 3, "E": 3, "S": 3, "W": 3}, "tricks": {"N": 3, "E": 4, "S": 3, "W": 3}},
+}
+SPADES_RESULTS = [
+    (("Ann", "Ben", "Cat", "Dan"), "NS"), (("Ann", "Eve", "Cat", "Fin"), "NS"), (("Ben", "Ann", "Dan", "Eve"), "EW"),
+    (("Cat", "Dan", "Fin", "Ben"), "EW"), (("Eve", "Ann", "Fin", "Cat"), "EW"), (("Ann", "Dan", "Ben", "Cat"), "EW"),
+]
+
+
 @pytest.fixture
-def club(league, owner, seats, make_user):
-    """A league with a game in progress, finished games of each kind, and a scorekeeper."""
+def club(league, owner, seats, players, make_user):
+    """A league with a game in progress, finished games of each kind, a scorekeeper, and standings."""
+    from games.services import player_create
+
     league_set_member(league=league, user=make_user("sam"), role="scorekeeper", by=owner)
+    people = {player.name: player.pk for player in players}
+    people.update({name: player_create(name=name, by=owner).pk for name in ("Eve", "Fin")})
+    for names, winner in SPADES_RESULTS:
+        seating = {seat: people[name] for seat, name in zip("NESW", names, strict=True)}
+        game = game_start(game_type="spades", seats=seating, by=owner, league=league, options={"target": 100})
+        for _ in range(2):
+            hand_record(game=game, record=SPADES_TO_100[winner], by=owner)
     live = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"target": 300})
     for record in SPADES:
         hand_record(game=live, record=record, by=owner)

@@ -1,0 +1,27 @@
+"""One migrated template database for every load and fault scenario of the run.
+
+The scenarios start their own gunicorn, Celery worker (and, for the Redis fault, their own
+redis-server) against fresh databases on the PostgreSQL server of DATABASE_URL; this process's
+Django (and its test database) is not used. Skipped on a bare machine; CI runs them with
+REQUIRE_SERVICES=1.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import need, using_postgres
+
+
+@pytest.fixture(scope="module")
+def load_session():
+    need(using_postgres(), "PostgreSQL (DATABASE_URL=postgres://...)")
+    need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
+    from loadtest.scenarios import Session
+
+    session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL)
+    yield session
+    session.close()
