@@ -27,8 +27,9 @@ def timed_get(client: Client, url: str, *, repeats: int = 30, seconds: float = 1
     response = client.get(url)
     if response.status_code != 200:
         raise RuntimeError(f"GET {url} answered {response.status_code}")
-    with CaptureQueriesContext(connection) as queries:
+    with CaptureQueriesContext(connection) as captured:
         client.get(url)
+    queries = len(captured)  # now: the captured list is read from the connection's log, which the next request clears
     times = []
     stop_at = time.perf_counter() + seconds
     for _ in range(repeats):
@@ -37,7 +38,7 @@ def timed_get(client: Client, url: str, *, repeats: int = 30, seconds: float = 1
         times.append(time.perf_counter() - started)
         if time.perf_counter() > stop_at:
             break
-    return {"url": url, "queries": len(queries), "median_ms": statistics.median(times) * 1000,
+    return {"url": url, "queries": queries, "median_ms": statistics.median(times) * 1000,
             "p90_ms": percentile(times, 0.9) * 1000, "bytes": len(response.content), "runs": len(times)}
 
 

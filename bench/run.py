@@ -116,10 +116,13 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   "*overhead* = minimal inserts per second / hands per second: what Scorekeeper's checks cost.",
                   "", *table(["endpoint", "clients", "requests", "errors", "req/s", "p50 ms", "p99 ms", "overhead"],
                              recording_rows(results["recording"])), "",
-                  "Per hand, Scorekeeper claims the idempotency key (one transaction), then locks the game row,",
-                  "checks `expected_number`, scores the hand from the cached totals, inserts it, updates the",
-                  "game and marks the key done (a second transaction): about a dozen queries and two commits",
-                  "against the baseline's one. With more clients than cores both are bound by the CPU.", ""]
+                  "Per hand Scorekeeper sends 15 statements in two transactions: the token, the game (may you",
+                  "see it?), the idempotency key's claim (a savepoint and an insert, committed), then the game row",
+                  "locked, your role, the hand inserted, the game's totals updated and the key marked done. The",
+                  "baseline sends 4 (the token, BEGIN, INSERT, COMMIT). Scoring itself is microseconds (above).",
+                  "Everything here shares two cores: gunicorn's workers, PostgreSQL and the client threads, so",
+                  "beyond 4 clients requests queue for a worker and the p50 grows with the queue. On a shared",
+                  "virtual machine two runs can differ by a third: compare the ratio more than the rates.", ""]
     if "reads" in results:
         lines += ["## Reads", "",
                   "In-process with Django's test client (no network), anonymous, against the bench database;",

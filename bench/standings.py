@@ -23,6 +23,7 @@ import argparse
 import os
 import platform
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -314,6 +315,9 @@ def main() -> None:
         Match.objects.filter(league=league).delete()
         league.delete()
         Player.objects.filter(pk__in=[person.pk for person in people]).delete()
+    if SCRATCH is not None:
+        connection.close()
+        shutil.rmtree(SCRATCH, ignore_errors=True)  # the throwaway SQLite file (~165 MB)
 
 
 if __name__ == "__main__":

@@ -36,11 +36,11 @@ class Size:
 
     @classmethod
     def ci(cls, tables: int = 12) -> Size:
-        return cls(tables=tables, targets=SHORT_TARGETS, max_hands=40, seconds=120, players=24, pause=1.0)
+        return cls(tables=tables, targets=SHORT_TARGETS, max_hands=100, seconds=150, players=24, pause=0.6)
 
     @classmethod
     def full(cls, tables: int = 50) -> Size:
-        return cls(tables=tables, targets=FULL_TARGETS, max_hands=60, seconds=600, players=120, pause=1.0)
+        return cls(tables=tables, targets=FULL_TARGETS, max_hands=150, seconds=600, players=120, pause=1.0)
 
 
 @dataclass
@@ -345,7 +345,11 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
             outage_hands = hands_so_far(tables) - hands_before
             port = stack.redis.port  # type: ignore[attr-defined]
             stack.redis = services.redis_server(log=stack.log("redis"), port=port)
-            return {"redis_down_seconds": round(time.monotonic() - down_at, 1), "games_finished_while_down":
+            # A worker that gave up on the broker is started again, as its supervisor (systemd, Kubernetes) would.
+            worker_died = wait_until(lambda: not stack.worker.running, timeout=3)
+            if worker_died:
+                stack.start_worker()
+            return {"worker_exited_while_redis_was_down": worker_died,"redis_down_seconds": round(time.monotonic() - down_at, 1), "games_finished_while_down":
                     outage_games, "hands_recorded_while_down": outage_hands,
                     "healthz_while_down": f"{health.status} {health.body}"}
 
@@ -357,6 +361,9 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
         outcome.failures += check_games(stack, tables)
         if facts.get("hands_recorded_while_down", 0) == 0:
             outcome.failures.append("no hand was recorded while Redis was down")
+        if facts.get("worker_exited_while_redis_was_down"):
+            outcome.notes.append("the Celery worker exited when Redis went away (it did not wait to reconnect); "
+                                 "it was started again as a supervisor would")
         if facts["max_latency"] > SLOW_REQUEST:
             outcome.failures.append(f"a request took {facts['max_latency']} s while Redis was down: queueing the "
                                     "standings update must give up quickly (games/events.py)")

@@ -28,7 +28,7 @@ from .client import Api, Reply
 
 GAME_TYPES = ("spades", "smudge", "trumps", "thieving_stink")
 # Targets that end a game of random hands in a handful of hands (Smudge's random hands drift most).
-SHORT_TARGETS = {"spades": 150, "smudge": 5, "trumps": 10, "thieving_stink": 200}
+SHORT_TARGETS = {"spades": 150, "smudge": 4, "trumps": 10, "thieving_stink": 200}
 FULL_TARGETS = {"spades": 300, "smudge": 7, "trumps": 20, "thieving_stink": 300}
 
 

@@ -117,6 +117,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A request queues a task after its hand is stored; with the broker down it must give up quickly.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+# ... and so must the result backend, which a queueing request subscribes to (Celery retries 20 times, ~20 s).
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": CELERY_TASK_PUBLISH_RETRY_POLICY}
 # `make beat` (exactly one per deployment): every five minutes, queue an update for any league whose
 # standings missed one (the broker was down when a game finished). Expires unsent if no worker takes it.
 CELERY_BEAT_SCHEDULE = {

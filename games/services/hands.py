@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import events, policy
@@ -31,6 +32,8 @@ from games.rules import GameState, InvalidHand
 
 from .games import game_snapshot, ruleset_for
 from .matches import match_refresh
+
+logger = logging.getLogger(__name__)
 
 # A claim on an idempotency key older than this is taken to be from a request that died.
 STALE_CLAIM = timedelta(seconds=30)
@@ -137,12 +140,25 @@ def hand_record(
                              idempotency_key=idempotency_key)
     except BaseException:
         if idempotency_key:
-            # The hand was not stored: free the key so the same request can be tried again.
-            IdempotencyRecord.objects.filter(
-                user=by, game=game, key=idempotency_key, state=IdempotencyRecord.State.IN_FLIGHT
-            ).delete()
+            release_claim(game=game, by=by, key=idempotency_key)
         raise
     return result
+
+
+def release_claim(*, game: Game, by, key: str) -> None:
+    """The hand was not stored: free the key so the same request can be tried again at once.
+
+    If the database connection itself broke, it is replaced first; should the release still fail,
+    the claim goes stale after ``STALE_CLAIM`` and a retry takes it over then.
+    """
+    if not connection.in_atomic_block and connection.errors_occurred and not connection.is_usable():
+        connection.close()  # the next query opens a fresh one
+    try:
+        IdempotencyRecord.objects.filter(
+            user=by, game=game, key=key, state=IdempotencyRecord.State.IN_FLIGHT
+        ).delete()
+    except DatabaseError:
+        logger.warning("could not release idempotency key %r of game %s", key, game.pk, exc_info=True)
 
 
 def claim_idempotency_key(*, game: Game, by, key: str, claim_hash: str) -> dict[str, Any] | None:

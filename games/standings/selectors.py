@@ -54,7 +54,8 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
                                            "last_played"}, ...]}, ...]}
 
     Tables are ordered by games won, then win rate, then average margin. ``matches`` (Trumps
-    matches) is given for Trumps only. With ``game_type``, only that game type is listed (even if
+    matches) is given for Trumps only. A player's ``{"id", "name"}`` is one dict shared by all their
+    lines: read it, do not change it. With ``game_type``, only that game type is listed (even if
     empty); without, every game type the league has results in, in the usual order.
     """
     # Plain rows (values_list), not model instances: a big league has tens of thousands of lines.
@@ -72,25 +73,31 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
 
     tables: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: {"players": [], "partnerships": []})
     computed_at: datetime | None = None
+    people: dict[int, dict[str, Any]] = {}  # one {"id", "name"} per player, shared by their lines
     for (kind, player, player_name, partner, partner_name, played, won, lost, win_rate, points_for, points_against,
          average_margin, streak, last_played, matches_played, matches_won, match_points,
-         row_computed_at) in rows.values_list(*STANDING_COLUMNS).iterator(chunk_size=5000):
+         row_computed_at) in rows.values_list(*STANDING_COLUMNS):
         if computed_at is None or row_computed_at > computed_at:
             computed_at = row_computed_at
-        entry = {"played": played, "won": won, "lost": lost, "win_rate": round(win_rate, 4),
-                 "points_for": points_for, "points_against": points_against,
-                 "average_margin": round(average_margin, 2), "streak": streak, "last_played": last_played}
+        someone = people.get(player) or people.setdefault(player, {"id": player, "name": player_name})
         if partner is None:
-            entry = {"player": {"id": player, "name": player_name}, **entry,
-                     "rating": rating_of.get((kind, player)),
-                     "matches": {"played": matches_played, "won": matches_won, "points": match_points}
-                     if kind == "trumps" else None,
-                     "key": player}
-            tables[kind]["players"].append(entry)
+            tables[kind]["players"].append({
+                "player": someone, "played": played, "won": won, "lost": lost, "win_rate": round(win_rate, 4),
+                "points_for": points_for, "points_against": points_against,
+                "average_margin": round(average_margin, 2), "streak": streak, "last_played": last_played,
+                "rating": rating_of.get((kind, player)),
+                "matches": {"played": matches_played, "won": matches_won, "points": match_points}
+                if kind == "trumps" else None,
+                "key": player,
+            })
         else:
-            entry = {"players": [{"id": player, "name": player_name}, {"id": partner, "name": partner_name}],
-                     **entry, "key": (player, partner)}
-            tables[kind]["partnerships"].append(entry)
+            other = people.get(partner) or people.setdefault(partner, {"id": partner, "name": partner_name})
+            tables[kind]["partnerships"].append({
+                "players": [someone, other], "played": played, "won": won, "lost": lost,
+                "win_rate": round(win_rate, 4), "points_for": points_for, "points_against": points_against,
+                "average_margin": round(average_margin, 2), "streak": streak, "last_played": last_played,
+                "key": (player, partner),
+            })
 
     listed = [game_type] if game_type is not None else [kind for kind in GAME_TYPES if kind in tables]
     game_types = []
