@@ -1,0 +1,21 @@
+"""Naming another user in a form (a league member, a casual game's scorekeeper)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+
+class ExistingUsernameForm(forms.Form):
+    """A form with a ``username`` that must belong to an account; the account is ``self.user``."""
+
+    username = forms.CharField(max_length=150, label="Username",
+                               widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}))
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(f"There is no user called “{username}”. They need an account first.")
+        self.user = user
+        return username
