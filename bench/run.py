@@ -6,7 +6,9 @@
 - recording (bench/recording.py): hands per second and p50/p99 latency through gunicorn and
   PostgreSQL at 1, 4 and 16 clients, beside a minimal DRF endpoint that inserts one row;
 - reads (bench/reads.py): game page, API game detail and league standings at two league sizes,
-  with query counts, and the standings rebuild of each league.
+  with query counts, and the standings rebuild of each league;
+- standings at scale (bench/standings.py): rebuild, incremental update and read of a league of
+  220 players and 20,000 finished games.
 
 PostgreSQL comes from DATABASE_URL (default postgres://postgres@127.0.0.1:55432/scorekeeper):
 the benchmark works in a fresh database ``scorekeeper_bench`` on that server and drops it at
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -134,6 +137,12 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   "hands (`league_standings_recompute`):", "",
                   *table(["league", "players", "games", "hands", "standing lines", "rebuild s"],
                          rebuild_rows(results["rebuilds"])), ""]
+    if "standings" in results:
+        lines += ["## Standings of a large league", "",
+                  "`bench/standings.py` on the same PostgreSQL: a synthetic league (hands played through the",
+                  "engine, rows inserted in bulk), its full rebuild, the update after one more finished game (the",
+                  "task, folding the game into the stored rows), the same update again, and the standings read.", "",
+                  "```", results["standings"], "```", ""]
     return "\n".join(lines)
 
 
@@ -153,11 +162,23 @@ def print_results(results: dict, skipped: list[str]) -> None:
         print(f"\n{name}")
         for row in rows:
             print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+    if "standings" in results:
+        print("\nstandings of a large league\n" + results["standings"])
     for reason in skipped:
         print(f"SKIPPED: {reason}")
 
 
 # --- running it ---------------------------------------------------------------------------------------------
+
+
+def standings_at_scale(database_url: str, *, games: int) -> str:
+    """bench/standings.py's report: rebuild, incremental update and read of a league of ``games`` games."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "standings.py"), "--games", str(games)],
+                          env={**os.environ, "DATABASE_URL": database_url}, capture_output=True, text=True,
+                          timeout=1800, cwd=ROOT)
+    if done.returncode != 0:
+        raise RuntimeError(f"bench/standings.py failed:\n{done.stderr[-2000:]}")
+    return done.stdout.strip()
 
 
 def setup_django(database_url: str) -> None:
@@ -224,6 +245,8 @@ def main() -> int:
             print("reads ...", flush=True)
             sizes = {"small": (20, 100), "large": (60, 600)} if args.quick else reads.SIZES
             results["reads"], results["rebuilds"] = reads.run(sizes)
+            print("standings of a large league (bench/standings.py) ...", flush=True)
+            results["standings"] = standings_at_scale(bench_url, games=2000 if args.quick else 20000)
         finally:
             if server is not None:
                 server.stop()
