@@ -195,18 +195,20 @@ def hand_undo(request, game_id: int):
     error = ""
     status = 200
     if request.method == "POST":
-        expected = request.POST.get("number")
-        if hand is None or expected != str(hand.number):
+        number = request.POST.get("number", "")
+        try:
+            # The number shown on the page: refused if another hand has become the last one meanwhile.
+            services.hand_undo(game=game, by=request.user, reason=request.POST.get("reason", "")[:500],
+                               number=int(number) if number.isdigit() else -1)
+        except HandConflict:
             error = "The last hand has changed since this page was shown; check it again before undoing."
             status = 409
+        except ServiceError as exc:
+            error, status = exc.message, 400
         else:
-            try:
-                services.hand_undo(game=game, by=request.user, reason=request.POST.get("reason", "")[:500])
-            except ServiceError as exc:
-                error, status = exc.message, 400
-            else:
-                messages.success(request, f"Hand {hand.number} undone.")
-                return redirect("table", game_id=game.pk)
+            messages.success(request, f"Hand {number} undone.")
+            return redirect("table", game_id=game.pk)
+        game.refresh_from_db()
         hand = selectors.game_hand(game=game, number=game.hand_count) if game.hand_count else None
     names = {seat: player.name for seat, player in game.seats.items()}
     entry = hand_form_class(game.game_type).describe(hand.record, hand.details or {}, names) if hand else ""
