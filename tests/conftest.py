@@ -126,3 +126,23 @@ def celery_eager():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = was
+
+
+@pytest.fixture
+def creator(make_user):
+    """Someone who starts a casual game (one outside any league)."""
+    return make_user("creator")
+
+
+@pytest.fixture
+def helper(make_user):
+    """A user the creator may add as a casual game's scorekeeper."""
+    return make_user("helper")
+
+
+@pytest.fixture
+def casual(creator, seats):
+    """A casual Spades game started by ``creator``."""
+    from games.services import game_start
+
+    return game_start(game_type="spades", seats=seats, by=creator)

@@ -5,27 +5,13 @@ from __future__ import annotations
 import pytest
 
 from games import policy
-from games.services import game_start
 
 pytestmark = pytest.mark.django_db
 
 ACTORS = ("creator", "helper", "owner", "stranger", "anonymous")
 
 
-@pytest.fixture
-def creator(make_user):
-    return make_user("creator")
 
-
-@pytest.fixture
-def helper(make_user):
-    """The user being added or removed."""
-    return make_user("helper")
-
-
-@pytest.fixture
-def casual(creator, seats):
-    return game_start(game_type="spades", seats=seats, by=creator)
 
 
 def actor_client(request, client_for, actor):

@@ -5,24 +5,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import policy
-from games.services import game_start
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def creator(make_user):
-    return make_user("creator")
 
-
-@pytest.fixture
-def helper(make_user):
-    return make_user("helper")
-
-
-@pytest.fixture
-def casual(creator, seats):
-    return game_start(game_type="spades", seats=seats, by=creator)
 
 
 def post(client, game, username: str, action: str = "add"):
