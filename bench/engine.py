@@ -3,7 +3,7 @@
     python -m bench.engine [--hands N]
 
 Targets are set out of reach so a game runs to N hands; the hands are the seeded random ones
-of ``games.rules.sample``. Reports the best of several runs.
+of each game's ``sample_hand``. Reports the best of several runs.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import argparse
 import random
 import time
 
-from games.rules import GAME_TYPES, get_ruleset
-from games.rules.sample import random_hand
+from games.rules import game_types, get_ruleset, random_hand
 
 UNREACHABLE = {"target": 1_000_000}  # the largest target allowed
 
@@ -24,10 +23,7 @@ def long_game(game_type: str, hands: int) -> list[dict]:
 
 
 def measure(game_type: str, hands: int, repeats: int = 3) -> dict:
-    options = dict(UNREACHABLE)
-    if game_type == "spades":
-        options["lose_at"] = None
-    ruleset = get_ruleset(game_type, options)
+    ruleset = get_ruleset(game_type, UNREACHABLE)
     records = long_game(game_type, hands)
     best = float("inf")
     for _ in range(repeats):
@@ -39,7 +35,7 @@ def measure(game_type: str, hands: int, repeats: int = 3) -> dict:
 
 
 def run(hands: int = 10000) -> list[dict]:
-    return [measure(game_type, hands) for game_type in GAME_TYPES]
+    return [measure(game_type, hands) for game_type in game_types()]
 
 
 def main() -> None:

@@ -60,7 +60,7 @@ class Recorder:
     """One client recording hands into one game, numbering them itself."""
 
     def __init__(self, api: Api, game_id: int, seed: int):
-        from games.rules.sample import random_hand
+        from games.rules import random_hand
 
         self.api, self.game_id, self.rng = api, game_id, random.Random(seed)
         self.random_hand = random_hand

@@ -60,8 +60,7 @@ from games.models import (  # noqa: E402
     RatingChange,
     Standing,
 )
-from games.rules import RULES_VERSION, InvalidHand, get_ruleset  # noqa: E402
-from games.rules.trumps_match import match_result, match_seatings  # noqa: E402
+from games.rules import RULES_VERSION, RULESETS, InvalidHand, get_ruleset, ruleset_class  # noqa: E402
 from games.services.hands import plain  # noqa: E402
 from games.standings.selectors import league_standings, player_ratings  # noqa: E402
 from games.standings.services import league_standings_recompute  # noqa: E402
@@ -156,13 +155,15 @@ def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, li
     made = 0
     while made < games:
         kind = rng.choice(kinds)
-        if kind == "trumps" and games - made >= 3 and rng.random() < 0.6:
+        in_matches = ruleset_class(kind).match_games if kind in RULESETS else 0
+        if in_matches and games - made >= in_matches and rng.random() < 0.6:
             table = rng.sample(people, 4)
             seating = {seat: player.pk for seat, player in zip(SEATS, table, strict=True)}
-            seatings = match_seatings(seating, "N")
-            games_of_match = [rng.choice(pool["trumps"]) for _ in range(3)]
-            result = match_result(seatings, [template[1] for template in games_of_match], {})
-            match = Match(league=league, seating=seating, options=games_of_match[0][0], status="finished",
+            rules = get_ruleset(kind, {})
+            seatings = rules.match_seatings(seating)
+            games_of_match = [rng.choice(pool[kind]) for _ in range(in_matches)]
+            result = rules.match_result(seatings, [template[1] for template in games_of_match])
+            match = Match(game_type=kind, league=league, seating=seating, options=games_of_match[0][0], status="finished",
                           player_totals={str(p): t for p, t in result.player_totals.items()},
                           winners=list(result.winners), started_at=at)
             match_specs.append(match)

@@ -1,7 +1,7 @@
 """A small demo league, built through the same services the site uses.
 
-It holds finished and in-progress games of all four types and a Trumps match, so a fresh
-``make run`` has something to show. The hands are random but seeded: every run builds the same league.
+It holds a finished and an in-progress game of every type, and a match of each type played in
+matches (Trumps), so a fresh ``make run`` has something to show. The hands are random but seeded: every run builds the same league.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Game, League
-from games.rules import get_ruleset
-from games.rules.sample import random_hand
+from games.rules import random_hand, rulesets
 from games.services import (
     game_start,
     hand_record,
@@ -25,22 +24,13 @@ from games.services import (
 
 DEMO_PASSWORD = "cards-on-the-table"
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Finn", "Gus", "Hal"]
-# (game type, options, hands to play: None for the whole game)
-GAMES = [
-    ("spades", {"target": 300}, None),
-    ("spades", {}, 4),
-    ("smudge", {}, None),
-    ("smudge", {}, 5),
-    ("trumps", {}, None),
-    ("trumps", {}, 3),
-    ("thieving_stink", {}, None),
-    ("thieving_stink", {}, 2),
-]
+# Hands played in each game left in progress.
+IN_PROGRESS_HANDS = 3
 
 
 def play(game: Game, by, rng: random.Random, hands: int | None) -> None:
     """Feed random valid hands into the game until it ends (or for ``hands`` hands)."""
-    ruleset = get_ruleset(game.game_type, game.options)
+    ruleset = game.ruleset
     state = ruleset.initial_state()
     played = 0
     while not state.finished and (hands is None or played < hands) and played < 300:
@@ -59,14 +49,18 @@ def load_demo() -> League:
     league_set_member(league=league, user=scorer, role="scorekeeper", by=organiser)
     players = [player_create(name=name, by=organiser) for name in PLAYERS]
     rng = random.Random(2026)
-    for game_type, options, hands in GAMES:
-        four = rng.sample(players, 4)
-        game = game_start(game_type=game_type, league=league, by=scorer, options=options,
-                          seats={seat: player.pk for seat, player in zip("NESW", four, strict=True)})
-        play(game, scorer, rng, hands)
-    match = match_start(league=league, by=organiser,
-                        seats={seat: player.pk for seat, player in zip("NESW", players[:4], strict=True)})
-    for number in (1, 2):
-        game = match.games.get(match_game_number=number)
-        play(game, organiser, rng, None)
+    for ruleset in rulesets():
+        for hands in (None, IN_PROGRESS_HANDS):
+            four = rng.sample(players, 4)
+            game = game_start(game_type=ruleset.game_type, league=league, by=scorer,
+                              seats={seat: player.pk for seat, player in zip("NESW", four, strict=True)})
+            play(game, scorer, rng, hands)
+    for ruleset in rulesets():
+        if not ruleset.match_games:
+            continue
+        match = match_start(game_type=ruleset.game_type, league=league, by=organiser,
+                            seats={seat: player.pk for seat, player in zip("NESW", players[:4], strict=True)})
+        # Every game but the last, so the match is under way.
+        for number in range(1, ruleset.match_games):
+            play(match.games.get(match_game_number=number), organiser, rng, None)
     return league

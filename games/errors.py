@@ -1,19 +1,22 @@
 """Errors the services raise, besides the rules engine's own (``games.rules.RulesError``).
 
-Every door translates them the same way: the API to one JSON error shape, the pages to
-messages beside the field, the commands to a line on standard error.
+Both derive from :class:`DomainError`. Every door translates them in one place: the API to one
+JSON error shape (``api.exceptions``), the pages to messages beside the field (``RefusalForm``),
+the commands to a line on standard error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.rules.errors import DomainError
 
-class ServiceError(Exception):
-    def __init__(self, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+__all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyInFlight", "IdempotencyMismatch",
+           "InvalidInput", "NotAllowed", "ServiceError"]
+
+
+class ServiceError(DomainError):
+    """Anything the services refuse."""
 
 
 class InvalidInput(ServiceError):

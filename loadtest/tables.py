@@ -22,14 +22,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.sample import random_hand
+from games.rules import random_hand
 
 from .client import Api, Reply
 
-GAME_TYPES = ("spades", "smudge", "trumps", "thieving_stink")
 # Targets that end a game of random hands in a handful of hands (Smudge's random hands drift most).
 SHORT_TARGETS = {"spades": 150, "smudge": 4, "trumps": 10, "thieving_stink": 200}
 FULL_TARGETS = {"spades": 300, "smudge": 7, "trumps": 20, "thieving_stink": 300}
+# The games the tables play: those with targets above.
+GAME_TYPES = tuple(SHORT_TARGETS)
 
 
 @dataclass

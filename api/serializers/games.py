@@ -5,7 +5,9 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import GAME_TYPE_CHOICES, SEAT_CHOICES, Game, Hand, HandRevision
+from games.models import SEAT_CHOICES, Game, Hand, HandRevision
+from games.rules import RULESETS, rulesets
+from games.summary import GameSummary, game_summary
 
 from .common import Id, JSONObject, SeatsIn, SeatsOut, Strict, Text, json_problem
 
@@ -25,11 +27,35 @@ class Seat(serializers.ChoiceField):
         super().__init__(choices=SEATS, **kwargs)
 
 
+def game_type_schema(game_types: list[str], description: str) -> dict:
+    return {"type": "string", "enum": game_types, "description": description}
+
+
+@extend_schema_field(game_type_schema(list(RULESETS), "A game type: one of the registered games."))
+class GameType(serializers.CharField):
+    """A registered game type (``games.rules.RULESETS``); with ``in_matches``, one played in matches."""
+
+    def __init__(self, *, in_matches: bool = False, **kwargs):
+        self.in_matches = in_matches
+        super().__init__(**kwargs)
+
+    def allowed(self) -> list[str]:
+        return [ruleset.game_type for ruleset in rulesets() if ruleset.match_games or not self.in_matches]
+
+    def to_internal_value(self, data):
+        value = data if isinstance(data, str) else None
+        allowed = self.allowed()
+        if value not in allowed:
+            what = "game type played in matches" if self.in_matches else "game type"
+            raise serializers.ValidationError(f"unknown {what} {data}; choose one of {', '.join(allowed)}")
+        return value
+
+
 # --- games -----------------------------------------------------------------------------------------
 
 
 class GameIn(Strict):
-    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
+    game_type = GameType()
     league = Id(required=False, allow_null=True, default=None, help_text="A league id, or null for a casual game.")
     seats = SeatsIn()
     options = JSONObject(required=False, default=dict,
@@ -42,17 +68,33 @@ class GameFilter(serializers.Serializer):
 
     league = Id(required=False)
     player = Id(required=False, help_text="Games this player sat in.")
-    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES, required=False)
+    game_type = GameType(required=False)
     status = serializers.ChoiceField(choices=STATUSES, required=False)
     started_on = serializers.DateField(required=False, help_text="Started on this day (UTC).")
     started_after = serializers.DateField(required=False, help_text="Started on or after this day (UTC).")
     started_before = serializers.DateField(required=False, help_text="Started before this day (UTC).")
 
 
-class GameOut(serializers.ModelSerializer):
+def extras_schema(description: str) -> dict:
+    return {"type": "object", "description": description,
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "integer"}}}
+
+
+class SummaryFields(serializers.Serializer):
+    """Fields read from a game's summary (``games.summary``), worked out once per game shown."""
+
+    def summary(self, game: Game) -> GameSummary:
+        last = getattr(self, "_last_summary", None)
+        if last is None or last[0] is not game:
+            last = self._last_summary = (game, game_summary(game))
+        return last[1]
+
+
+class GameOut(SummaryFields, serializers.ModelSerializer):
     seats = SeatsOut(source="*")
-    totals = scores("Points per side (NS, EW), or per seat in Spades without partnerships.")
-    bags = serializers.SerializerMethodField(help_text="Spades: bags per side; null in other games.")
+    totals = serializers.SerializerMethodField()
+    extras = serializers.SerializerMethodField()
+    bags = serializers.SerializerMethodField()
     winner = serializers.SerializerMethodField()
     next_dealer = serializers.SerializerMethodField()
     options = serializers.DictField(help_text="Every option, defaults filled in.")
@@ -60,32 +102,52 @@ class GameOut(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = ["id", "game_type", "league", "match", "match_game_number", "seats", "options", "status",
-                  "totals", "bags", "winner", "next_dealer", "hand_count", "started_at", "finished_at"]
+                  "totals", "extras", "bags", "winner", "next_dealer", "hand_count", "started_at", "finished_at"]
 
+    @extend_schema_field({"type": "object", "additionalProperties": {"type": "integer"},
+                          "description": "Points per side (NS, EW), or per seat in Spades without partnerships."})
+    def get_totals(self, game: Game) -> dict[str, int]:
+        return self.summary(game).totals
+
+    @extend_schema_field(extras_schema("What the game keeps per side besides points, by name (Spades: "
+                                       "`bags`); empty for games that keep nothing else."))
+    def get_extras(self, game: Game) -> dict[str, dict[str, int]]:
+        return self.summary(game).extras
+
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": {"type": "integer"},
+                          "description": "Spades: bags per side (the same as `extras.bags`); null in other games."})
     def get_bags(self, game: Game) -> dict[str, int] | None:
-        return (game.extras or {}).get("bags")
+        return self.summary(game).extras.get("bags")
 
+    @extend_schema_field({"type": "string", "nullable": True, "description": "The winning side, once finished."})
     def get_winner(self, game: Game) -> str | None:
-        return game.winner or None
+        return self.summary(game).winner
 
     @extend_schema_field({"type": "string", "pattern": "^[NESW]$", "description": "Who deals the next hand."})
     def get_next_dealer(self, game: Game) -> str:
-        from games.rules import next_seat
-
-        return next_seat(game.first_dealer, game.hand_count)
+        return self.summary(game).next_dealer
 
 
 class HandOut(serializers.ModelSerializer):
-    record = serializers.DictField(help_text="The hand as entered (RULINGS.md).")
+    record = serializers.DictField(help_text="The hand as entered (docs/rules/).")
     delta = scores("Points each side gained or lost on this hand.")
     totals = scores("Totals after this hand.")
-    bags = serializers.SerializerMethodField(help_text="Spades: bags per side after this hand; else null.")
+    extras = serializers.SerializerMethodField()
+    bags = serializers.SerializerMethodField()
     entered_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
         model = Hand
-        fields = ["number", "dealer", "record", "delta", "totals", "bags", "entered_by", "entered_at", "updated_at"]
+        fields = ["number", "dealer", "record", "delta", "totals", "extras", "bags", "entered_by", "entered_at",
+                  "updated_at"]
 
+    @extend_schema_field(extras_schema("The game's extras after this hand, by name (Spades: `bags`)."))
+    def get_extras(self, hand: Hand) -> dict[str, dict[str, int]]:
+        return dict(hand.extras or {})
+
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": {"type": "integer"},
+                          "description": "Spades: bags per side after this hand (the same as `extras.bags`); "
+                                         "else null."})
     def get_bags(self, hand: Hand) -> dict[str, int] | None:
         return (hand.extras or {}).get("bags")
 
@@ -158,14 +220,15 @@ class RevisionOut(serializers.ModelSerializer):
 # --- matches ---------------------------------------------------------------------------------------
 
 
-@extend_schema_field({"type": "string", "pattern": "^trumps$", "description": "Matches are Trumps only."})
-class TrumpsOnly(serializers.ChoiceField):
+@extend_schema_field({"type": "string", "description": "A game type played in matches.", "pattern": "^({})$".format(
+    "|".join(ruleset.game_type for ruleset in rulesets() if ruleset.match_games))})
+class MatchGameType(GameType):
     def __init__(self, **kwargs):
-        super().__init__(choices=["trumps"], **kwargs)
+        super().__init__(in_matches=True, **kwargs)
 
 
 class MatchIn(Strict):
-    game_type = TrumpsOnly()
+    game_type = MatchGameType()
     league = Id(required=False, allow_null=True, default=None)
     seats = SeatsIn(help_text="Game 1's seating; games 2 and 3 rotate partners from it.")
     first_dealer = Seat(required=False)

@@ -9,22 +9,19 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import GAME_TYPE_CHOICES
-from games.standings.figures import COUNT_NAMES
+from games.rules import rulesets
 
 from .common import PlayerRef
-
-GAME_TYPES = [code for code, _ in GAME_TYPE_CHOICES]
+from .games import GameType
 
 
 class StandingsFilter(serializers.Serializer):
     """Query parameters of the standings."""
 
-    game_type = serializers.ChoiceField(
-        choices=GAME_TYPE_CHOICES, required=False,
+    game_type = GameType(
+        required=False,
         help_text="Only this game type's tables (listed even if empty). Without it: every game type "
                   "the league has results in.",
-        error_messages={"invalid_choice": f"unknown game type {{input}}; choose one of {', '.join(GAME_TYPES)}"},
     )
 
 
@@ -75,7 +72,8 @@ class PlayerStandingOut(ResultsOut):
 
     player = PlayerRef()
     rating = RatingOut(allow_null=True, help_text="null if the player has no rating in this game type.")
-    matches = MatchesOut(allow_null=True, help_text="Trumps matches (Trumps only; null in other games).")
+    matches = MatchesOut(allow_null=True, help_text="Matches (game types played in matches, i.e. Trumps; null in "
+                                                    "other games).")
 
 
 class PartnershipStandingOut(ResultsOut):
@@ -86,7 +84,7 @@ class PartnershipStandingOut(ResultsOut):
 
 
 class GameTypeTableOut(serializers.Serializer):
-    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
+    game_type = GameType()
     name = serializers.CharField()
     players = PlayerStandingOut(many=True, help_text="Ordered by games won, then win rate, then average margin.")
     partnerships = PartnershipStandingOut(many=True, help_text="Same order; none in cutthroat Spades.")
@@ -115,7 +113,7 @@ class RatingPointOut(serializers.Serializer):
 
 class PlayerRatingOut(RatingOut):
     league = LeagueRef()
-    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
+    game_type = GameType()
 
 
 class PlayerRatingHistoryOut(PlayerRatingOut):
@@ -123,16 +121,16 @@ class PlayerRatingHistoryOut(PlayerRatingOut):
 
 
 COUNTS_HELP = "Per game type: " + "; ".join(
-    f"{kind}: {', '.join(names)}" for kind, names in COUNT_NAMES.items()
+    f"{ruleset.game_type}: {', '.join(ruleset.figure_counts)}" for ruleset in rulesets()
 ) + " (docs/standings.md)."
-RATES_HELP = ("Spades: bid_success, nil_success, blind_nil_success, bags_per_hand; Smudge: bid_success, "
-              "smudge_success; Trumps: contract_success, doubled_success; Thieving Stink: stack_hold_rate, "
-              "average_stack. null when there is nothing to divide by.")
+RATES_HELP = "; ".join(
+    f"{ruleset.name}: {', '.join(rate.name for rate in ruleset.figure_rates)}" for ruleset in rulesets()
+) + ". null when there is nothing to divide by."
 
 
 class PlayerFiguresOut(serializers.Serializer):
     league = LeagueRef()
-    game_type = serializers.ChoiceField(choices=GAME_TYPE_CHOICES)
+    game_type = GameType()
     hands = serializers.IntegerField(min_value=0, help_text="Hands played in the league's finished games.")
     counts = serializers.DictField(child=serializers.IntegerField(), help_text=COUNTS_HELP)
     rates = serializers.DictField(child=serializers.FloatField(allow_null=True), help_text=RATES_HELP)

@@ -117,10 +117,10 @@ class HandDetail(ApiView):
 
     def correct(self, request, pk: int, number: int, *, merge: bool):
         game = visible_game(request.user, pk)
-        hand = stored_hand(game, number)
+        stored_hand(game, number)
         data = self.parse(HandCorrectionIn)
-        record = {**hand.record, **data["record"]} if merge else data["record"]
-        services.hand_correct(game=game, number=number, record=record, by=request.user, reason=data["reason"])
+        services.hand_correct(game=game, number=number, record=data["record"], by=request.user,
+                              reason=data["reason"], merge=merge)
         return Response(game_body(request.user, pk))
 
     @extend_schema(request={"application/json": CORRECTION_BODY}, responses=GameDetailOut, tags=["hands"])

@@ -11,7 +11,8 @@ from .base import ApiView, league_to_play_in, one
 
 
 class MatchList(ApiView):
-    """Trumps matches: three games, partners rotating so that everyone partners everyone once."""
+    """Matches of a game played in matches (Trumps: three games, partners rotating so that everyone partners
+    everyone once)."""
 
     @extend_schema(responses=MatchOut(many=True), tags=["matches"])
     def get(self, request):
@@ -21,7 +22,6 @@ class MatchList(ApiView):
     @extend_schema(request=MatchIn, responses={201: MatchOut}, tags=["matches"])
     def post(self, request):
         data = self.parse(MatchIn)
-        data.pop("game_type")
         data["league"] = league_to_play_in(request.user, data["league"])
         match = services.match_start(by=request.user, **data)
         return Response(match_body(request.user, match.pk), status=status.HTTP_201_CREATED)

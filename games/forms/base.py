@@ -1,4 +1,5 @@
-"""What every hand form shares: seat and side names, the hidden idempotency fields, engine errors."""
+"""What every form shares (showing what the services or the rules refused beside the field it concerns),
+and what every hand form shares: seat and side names, the hidden idempotency fields."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from typing import Any, ClassVar
 
 from django import forms
 
+from games.errors import DomainError
 from games.models import Game
+from games.rules import PARTNERSHIPS, SEATS
 
-SEATS = ("N", "E", "S", "W")
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
@@ -18,28 +20,74 @@ def seat_names(game: Game) -> dict[str, str]:
     return {seat: player.name for seat, player in game.seats.items()}
 
 
-def side_names(game: Game, sides) -> dict[str, str]:
+def side_names(game: Game, sides=None) -> dict[str, str]:
+    """Each side's players by name ("Ann & Cat"; a seat playing alone: its player), as the game's rules seat them."""
     names = seat_names(game)
-    return {side: " & ".join(names[seat] for seat in side) if len(side) == 2 else names[side] for side in sides}
+    ruleset = game.ruleset
+    return {side: " & ".join(names[seat] for seat in ruleset.seats_of(side))
+            for side in (ruleset.sides if sides is None else sides)}
+
+
+class RefusalForm(forms.Form):
+    """A form that shows what the services or the rules refused beside the field it concerns.
+
+    ``error_fields`` maps an error's field (a record path such as ``tricks.N``, or its first dotted
+    part ``tricks``) to the form field or group that shows it; anything else shows above the form.
+    ``status`` is the HTTP status the page answers with after a refusal.
+    """
+
+    error_fields: ClassVar[Mapping[str, str]] = {}
+    groups: ClassVar[tuple[str, ...]] = ()
+    status = 400
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.group_errors: dict[str, list[str]] = {}
+        self.refusal: DomainError | None = None
+
+    def error_target(self, path: str) -> str | None:
+        return self.error_fields.get(path) or self.error_fields.get(path.split(".")[0])
+
+    def show_refusal(self, error: DomainError, status: int = 400) -> None:
+        self.refusal, self.status = error, status
+        target = self.error_target(error.field or "")
+        if target in self.fields:
+            if self.is_bound and target in self.errors:
+                self.errors[target].append(error.message)
+            else:
+                self.add_error(target, error.message)
+        elif target in self.groups:
+            self.group_errors.setdefault(target, []).append(error.message)
+        else:
+            self.add_error(None, error.message)
+
+    def group_error_list(self, group: str) -> list[str]:
+        return self.group_errors.get(group, [])
 
 
 def number_choices(low: int, high: int) -> list[tuple[str, str]]:
     return [(str(n), str(n)) for n in range(low, high + 1)]
 
 
-class HandForm(forms.Form):
+HAND_FORMS: dict[str, type[HandForm]] = {}
+
+
+class HandForm(RefusalForm):
     """A hand record entered as form fields.
 
-    Subclasses list their fields, say how to turn the cleaned data into the engine's record
-    (``to_record``) and back (``initial_from_record``), which form field each record field's
-    errors belong to (``engine_fields``), and how a stored hand reads in the history (``describe``).
+    Subclasses name their ``game_type`` (which registers them), list their fields, say how to turn
+    the cleaned data into the engine's record (``to_record``) and back (``initial_from_record``),
+    which form field each record field's errors belong to (``error_fields``), and how a stored hand
+    reads in the history (``describe``).
     """
 
     game_type: ClassVar[str]
     template_name_hand: ClassVar[str]
-    # Record path (e.g. "tricks.N", or its first dotted part "tricks") -> form field or group name.
-    engine_fields: ClassVar[Mapping[str, str]] = {}
-    groups: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        if "game_type" in cls.__dict__:
+            HAND_FORMS[cls.game_type] = cls
 
     idempotency_key = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
     expected_number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
@@ -48,7 +96,6 @@ class HandForm(forms.Form):
     def __init__(self, *args: Any, game: Game, with_reason: bool = False, **kwargs: Any):
         self.game = game
         self.seat_names = seat_names(game)
-        self.group_errors: dict[str, list[str]] = {}
         super().__init__(*args, **kwargs)
         if with_reason:
             del self.fields["idempotency_key"], self.fields["expected_number"]
@@ -68,8 +115,9 @@ class HandForm(forms.Form):
         return [(seat, f"{seat} · {self.seat_names[seat]}") for seat in SEATS]
 
     def side_choices(self) -> list[tuple[str, str]]:
-        names = side_names(self.game, ("NS", "EW"))
-        return [("NS", f"NS · {names['NS']}"), ("EW", f"EW · {names['EW']}")]
+        """The two partnerships, for the games played in them."""
+        names = side_names(self.game, PARTNERSHIPS)
+        return [(side, f"{side} · {names[side]}") for side in PARTNERSHIPS]
 
     # the record
 
@@ -98,27 +146,3 @@ class HandForm(forms.Form):
     def describe(cls, record: Mapping[str, Any], details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         """The hand in a line of players' words, for the history."""
         raise NotImplementedError
-
-    # errors from the engine and the services
-
-    def add_engine_error(self, error: Any) -> None:
-        """Show an engine or service error beside the field it concerns.
-
-        The error's field is a record path such as ``tricks.N``; the exact path is looked up first,
-        then its first dotted part; anything else is shown above the form.
-        """
-        path = getattr(error, "field", None) or ""
-        target = self.engine_fields.get(path) or self.engine_fields.get(path.split(".")[0])
-        message = error.message
-        if target in self.fields:
-            if self.is_bound and target in self.errors:
-                self.errors[target].append(message)
-            else:
-                self.add_error(target, message)
-        elif target in self.groups:
-            self.group_errors.setdefault(target, []).append(message)
-        else:
-            self.add_error(None, message)
-
-    def group_error_list(self, group: str) -> list[str]:
-        return self.group_errors.get(group, [])

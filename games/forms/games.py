@@ -1,4 +1,5 @@
-"""Starting a game: the game type and league first, then seats, house rules and the first dealer."""
+"""Starting a game (the game type and league first, then seats, house rules and the first dealer), and the
+forms that change a game as a whole: undoing its last hand, abandoning it."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.contrib.humanize.templatetags.humanize import apnumber
 
-from games.models import GAME_TYPE_CHOICES, League, Player
-from games.rules import Option, ruleset_class
+from games.models import League, Player
+from games.rules import Option, ruleset_class, rulesets
 
-from .base import SEAT_WORDS, SEATS
+from .base import SEAT_WORDS, SEATS, RefusalForm
 
 CASUAL = ""
 
@@ -51,10 +53,14 @@ def option_fields(game_type: str, defaults: Mapping[str, Any]) -> dict[str, form
     }
 
 
+def game_choices() -> list[tuple[str, str]]:
+    return [(ruleset.game_type, ruleset.name) for ruleset in rulesets()]
+
+
 class ChooseGameForm(forms.Form):
     """Step one (a GET form): which game, and in which league."""
 
-    type = forms.ChoiceField(choices=GAME_TYPE_CHOICES, widget=forms.RadioSelect, label="Game")
+    type = forms.ChoiceField(choices=game_choices, widget=forms.RadioSelect, label="Game")
     league = forms.ChoiceField(required=False, label="League")
 
     def __init__(self, *args: Any, leagues: Sequence[League], **kwargs: Any):
@@ -63,8 +69,9 @@ class ChooseGameForm(forms.Form):
                                          *((league.slug, league.name) for league in leagues)]
 
 
-class NewGameForm(forms.Form):
-    """Step two: a player in each seat (picked, or added by name), the house rules, a match for Trumps."""
+class NewGameForm(RefusalForm):
+    """Step two: a player in each seat (picked, or added by name), the house rules, and (for a game
+    played in matches) whether to play a match."""
 
     def __init__(self, *args: Any, game_type: str, players: Sequence[Player], defaults: Mapping[str, Any],
                  **kwargs: Any):
@@ -79,9 +86,16 @@ class NewGameForm(forms.Form):
                 required=False, max_length=80, label=f"or a new player at {SEAT_WORDS[seat]}",
                 widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "New player's name"}))
         self.fields.update(option_fields(game_type, defaults))
-        if game_type == "trumps":
+        match_games = ruleset_class(game_type).match_games
+        if match_games:
             self.fields["match"] = forms.BooleanField(
-                required=False, label="Play a three-game match (partners change each game)")
+                required=False, label=f"Play a {apnumber(match_games)}-game match (partners change each game)")
+
+    def error_target(self, path: str) -> str | None:
+        """``seats.N`` shows at North's seat, an option at its own field."""
+        if path.startswith("seats."):
+            return f"seat_{path.split('.')[1]}"
+        return f"opt_{path}" if f"opt_{path}" in self.fields else None
 
     def seat_rows(self):
         return [(seat, self[f"seat_{seat}"], self[f"new_{seat}"]) for seat in SEATS]
@@ -109,7 +123,22 @@ class NewGameForm(forms.Form):
     def options(self) -> dict[str, Any]:
         return {name[4:]: value for name, value in self.cleaned_data.items() if name.startswith("opt_")}
 
-    def seat_choice(self, seat: str) -> tuple[int | None, str]:
-        """The player picked for ``seat`` (an id), or the name of a new player to add."""
-        picked = self.cleaned_data.get(f"seat_{seat}")
-        return (int(picked), "") if picked else (None, self.cleaned_data[f"new_{seat}"].strip())
+    def seats(self) -> dict[str, int | str]:
+        """Each seat's player: the id of the one picked, or the name of a new player to add."""
+        return {seat: int(self.cleaned_data[f"seat_{seat}"]) if self.cleaned_data.get(f"seat_{seat}")
+                else self.cleaned_data[f"new_{seat}"].strip() for seat in SEATS}
+
+    @property
+    def as_match(self) -> bool:
+        return bool(self.cleaned_data.get("match"))
+
+
+class UndoForm(RefusalForm):
+    """Undo the last hand: the number shown on the page (refused if another hand became the last one)."""
+
+    number = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(required=False, max_length=500, label="Reason (optional)")
+
+
+class ConfirmForm(RefusalForm):
+    """A yes to a question the page asked (abandoning a game)."""

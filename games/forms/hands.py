@@ -1,22 +1,17 @@
-"""The hand form of each game, found by game type."""
+"""The hand form of each game, found by game type (each form registers itself by its ``game_type``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from .base import HandForm
+from .base import HAND_FORMS, HandForm
 from .smudge import SmudgeHandForm
 from .spades import SpadesHandForm
 from .thieving_stink import ThievingStinkHandForm
 from .trumps import TrumpsHandForm
-
-HAND_FORMS: Mapping[str, type[HandForm]] = {
-    form.game_type: form for form in (SpadesHandForm, SmudgeHandForm, TrumpsHandForm, ThievingStinkHandForm)
-}
 
 
 def hand_form_class(game_type: str) -> type[HandForm]:
     return HAND_FORMS[game_type]
 
 
-__all__ = ["HAND_FORMS", "HandForm", "hand_form_class"]
+__all__ = ["HAND_FORMS", "HandForm", "SmudgeHandForm", "SpadesHandForm", "ThievingStinkHandForm", "TrumpsHandForm",
+           "hand_form_class"]

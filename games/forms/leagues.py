@@ -12,6 +12,7 @@ ROLE_CHOICES = [("scorekeeper", "Scorekeeper (can record hands)"), ("member", "M
 
 
 class MemberForm(ExistingUsernameForm):
+    error_fields = {"role": "role"}
     role = forms.ChoiceField(choices=ROLE_CHOICES, initial="scorekeeper", widget=forms.RadioSelect, label="Role")
 
     def role_value(self) -> str | None:

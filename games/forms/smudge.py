@@ -17,7 +17,7 @@ YES_NO = [("no", "No"), ("yes", "Yes")]
 class SmudgeHandForm(HandForm):
     game_type = "smudge"
     template_name_hand = "hands/smudge.html"
-    engine_fields = {
+    error_fields = {
         name: name for name in ("bidder", "bid", "high", "low", "jack", "game", "all_tricks", "forced", "stolen",
                                 "note")
     }

@@ -16,7 +16,7 @@ class SpadesHandForm(HandForm):
     game_type = "spades"
     template_name_hand = "hands/spades.html"
     groups = ("bids", "tricks")
-    engine_fields = {
+    error_fields = {
         **{f"bids.{seat}": f"bid_{seat}" for seat in SEATS},
         **{f"tricks.{seat}": f"tricks_{seat}" for seat in SEATS},
         "bids": "bids",

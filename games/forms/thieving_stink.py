@@ -14,7 +14,7 @@ class ThievingStinkHandForm(HandForm):
     game_type = "thieving_stink"
     template_name_hand = "hands/thieving_stink.html"
     groups = ("face_cards",)
-    engine_fields = {
+    error_fields = {
         "face_cards.NS": "face_NS", "face_cards.EW": "face_EW", "face_cards": "face_cards",
         "trump_stack.size": "stack_size", "trump_stack.holder": "stack_holder", "trump_stack": "stack_size",
         "note": "note",

@@ -18,7 +18,7 @@ DOUBLE_CHOICES = [("no", "No"), ("doubled", "Doubled"), ("redoubled", "Redoubled
 class TrumpsHandForm(HandForm):
     game_type = "trumps"
     template_name_hand = "hands/trumps.html"
-    engine_fields = {"declarer": "declarer", "bid": "bid", "trump": "trump", "doubled": "double",
+    error_fields = {"declarer": "declarer", "bid": "bid", "trump": "trump", "doubled": "double",
                      "redoubled": "double", "tricks": "tricks", "note": "note"}
 
     def setup(self) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
+from .base import RefusalForm
 
-class ExistingUsernameForm(forms.Form):
+
+class ExistingUsernameForm(RefusalForm):
     """A form with a ``username`` that must belong to an account; the account is ``self.user``."""
 
     username = forms.CharField(max_length=150, label="Username",

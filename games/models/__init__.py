@@ -1,8 +1,6 @@
 """Scorekeeper's tables: play (players, leagues, games, hands, history) and standings."""
 
 from .play import (
-    GAME_TYPE_CHOICES,
-    GAME_TYPE_NAMES,
     SEAT_CHOICES,
     Game,
     Hand,
@@ -12,12 +10,11 @@ from .play import (
     Match,
     Membership,
     Player,
+    game_type_name,
 )
 from .standings import PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 
 __all__ = [
-    "GAME_TYPE_CHOICES",
-    "GAME_TYPE_NAMES",
     "SEAT_CHOICES",
     "Game",
     "Hand",
@@ -27,4 +24,5 @@ __all__ = [
     "Match",
     "Membership",
     "Player",
+    "game_type_name",
 ]

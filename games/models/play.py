@@ -10,17 +10,29 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games.rules import GAME_TYPES, SEATS
+from games.rules import SEATS, RulesError, Ruleset, ruleset_class
 
-GAME_TYPE_CHOICES = [
-    ("spades", "Spades"),
-    ("smudge", "Smudge"),
-    ("trumps", "Trumps"),
-    ("thieving_stink", "Thieving Stink"),
-]
-assert tuple(code for code, _ in GAME_TYPE_CHOICES) == GAME_TYPES
-GAME_TYPE_NAMES = dict(GAME_TYPE_CHOICES)
 SEAT_CHOICES = [(seat, seat) for seat in SEATS]
+
+
+def game_type_name(game_type: str) -> str:
+    """A game type's name as players write it (the code itself for a game no longer registered)."""
+    try:
+        return ruleset_class(game_type).name
+    except RulesError:
+        return game_type
+
+
+class GameTypeField(models.CharField):
+    """A game type: one of the rules engine's registered games (``games.rules.RULESETS``).
+
+    Deliberately without ``choices``: the registry is the one list of games, so adding a game
+    needs no migration. The services check a game type against it before storing one.
+    """
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 20)
+        super().__init__(*args, **kwargs)
 
 
 class Player(models.Model):
@@ -80,14 +92,15 @@ class Membership(models.Model):
 
 
 class Match(models.Model):
-    """A Trumps match: three games, partners rotating so that everyone partners everyone once."""
+    """A match: several games of a type played in matches (``Ruleset.match_games``; Trumps: three games,
+    partners rotating so that everyone partners everyone once)."""
 
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
 
-    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES, default="trumps")
+    game_type = GameTypeField()
     league = models.ForeignKey(League, null=True, blank=True, on_delete=models.PROTECT, related_name="matches")
     # Game 1's seating, {"N": player_id, ...}; games 2 and 3 follow from it.
     seating = models.JSONField()
@@ -107,7 +120,7 @@ class Match(models.Model):
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
-        return f"Trumps match #{self.pk}"
+        return f"{game_type_name(self.game_type)} match #{self.pk}"
 
 
 class Game(models.Model):
@@ -116,7 +129,7 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
 
-    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    game_type = GameTypeField()
     league = models.ForeignKey(League, null=True, blank=True, on_delete=models.PROTECT, related_name="games")
     north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -150,7 +163,7 @@ class Game(models.Model):
         indexes = [models.Index(fields=["league", "game_type", "status"])]
 
     def __str__(self) -> str:
-        return f"{GAME_TYPE_NAMES.get(self.game_type, self.game_type)} #{self.pk}"
+        return f"{game_type_name(self.game_type)} #{self.pk}"
 
     SEAT_FIELDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
@@ -168,7 +181,15 @@ class Game(models.Model):
 
     @property
     def game_type_name(self) -> str:
-        return GAME_TYPE_NAMES.get(self.game_type, self.game_type)
+        return game_type_name(self.game_type)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The game's rules under its stored options (made once per instance)."""
+        cached = self.__dict__.get("_ruleset")
+        if cached is None:
+            cached = self.__dict__["_ruleset"] = ruleset_class(self.game_type)(self.options)
+        return cached
 
 
 class Hand(models.Model):

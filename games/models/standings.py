@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
-from .play import GAME_TYPE_CHOICES, Game, League, Match, Player
+from .play import Game, GameTypeField, League, Match, Player
 
 
 class Standing(models.Model):
@@ -22,7 +22,7 @@ class Standing(models.Model):
     """
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     played = models.PositiveIntegerField(default=0)
@@ -67,7 +67,7 @@ class PlayerRating(models.Model):
     """A player's OpenSkill rating in one league and game type, after every rated result there."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -95,7 +95,7 @@ class RatingChange(models.Model):
     """A player's rating just after one rated result: a game, or a whole Trumps match."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     # Position of the result in the league's game order for this game type (1, 2, ...).
     sequence = models.PositiveIntegerField()
@@ -118,11 +118,11 @@ class PlayerFigures(models.Model):
     """A player's counts from every hand of the league's finished games of one type.
 
     ``counts`` holds the game's own figures (Spades: bids, bids_made, nils, nils_made,
-    blind_nils, blind_nils_made, bags; see ``games.standings.figures``).
+    blind_nils, blind_nils_made, bags): the names its ruleset lists in ``figure_counts``.
     """
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    game_type = models.CharField(max_length=20, choices=GAME_TYPE_CHOICES)
+    game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     hands = models.PositiveIntegerField(default=0)
     counts = models.JSONField(default=dict)

@@ -13,11 +13,13 @@ and the pages all score with the same code, and it can be used on its own:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from .base import PARTNERSHIPS, SEATS, GameState, HandScore, Option, Ruleset, ScoredHand, next_seat
 from .errors import InvalidHand, InvalidOptions, RulesError, UnknownGame
+from .reporting import Extra, Rate
 from .smudge import Smudge
 from .spades import Spades
 from .thieving_stink import ThievingStink
@@ -27,10 +29,27 @@ from .trumps import Trumps
 # the version that scored them.
 RULES_VERSION = 1
 
-RULESETS: Mapping[str, type[Ruleset]] = {
-    ruleset.game_type: ruleset for ruleset in (Spades, Smudge, Trumps, ThievingStink)
-}
-GAME_TYPES: tuple[str, ...] = tuple(RULESETS)
+# The one registry of games: every per-game fact is on these classes, found by game type.
+RULESETS: dict[str, type[Ruleset]] = {}
+
+
+def register(ruleset: type[Ruleset]) -> type[Ruleset]:
+    """Add a game to the registry (in the order games are listed everywhere)."""
+    RULESETS[ruleset.game_type] = ruleset
+    return ruleset
+
+
+for _ruleset in (Spades, Smudge, Trumps, ThievingStink):
+    register(_ruleset)
+
+
+def game_types() -> tuple[str, ...]:
+    """Every registered game type, in the order games are listed."""
+    return tuple(RULESETS)
+
+
+def rulesets() -> tuple[type[Ruleset], ...]:
+    return tuple(RULESETS.values())
 
 
 def ruleset_class(game_type: str) -> type[Ruleset]:
@@ -38,8 +57,13 @@ def ruleset_class(game_type: str) -> type[Ruleset]:
         return RULESETS[game_type]
     except (KeyError, TypeError):
         raise UnknownGame(
-            "game_type", f"unknown game {game_type!r}; valid games: {', '.join(GAME_TYPES)}"
+            "game_type", f"unknown game {game_type!r}; valid games: {', '.join(RULESETS)}"
         ) from None
+
+
+def game_order(game_type: str) -> int:
+    """Where a game type comes in lists (unknown types last)."""
+    return list(RULESETS).index(game_type) if game_type in RULESETS else len(RULESETS)
 
 
 def get_ruleset(game_type: str, options: Mapping[str, Any] | None = None) -> Ruleset:
@@ -50,22 +74,33 @@ def get_ruleset(game_type: str, options: Mapping[str, Any] | None = None) -> Rul
     return ruleset_class(game_type)(options or {})
 
 
+def random_hand(game_type: str, rng: random.Random) -> dict[str, Any]:
+    """A plausible hand of ``game_type`` (its ruleset's ``sample_hand``)."""
+    return ruleset_class(game_type).sample_hand(rng)
+
+
 __all__ = [
-    "GAME_TYPES",
     "PARTNERSHIPS",
     "RULES_VERSION",
     "RULESETS",
     "SEATS",
+    "Extra",
     "GameState",
     "HandScore",
     "InvalidHand",
     "InvalidOptions",
     "Option",
+    "Rate",
     "Ruleset",
     "RulesError",
     "ScoredHand",
     "UnknownGame",
+    "game_order",
+    "game_types",
     "get_ruleset",
     "next_seat",
+    "random_hand",
+    "register",
     "ruleset_class",
+    "rulesets",
 ]

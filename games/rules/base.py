@@ -7,17 +7,22 @@ cannot change anything, and replaying the same records always gives the same
 state.
 
 Each game overrides a few small hooks (``check_record``, ``score``, ``winner``);
-the fold itself lives here once.
+the fold itself lives here once. Everything else that differs per game is a fact or a
+hook on its class (its name, the figures it reports per player, the extras it shows,
+whether it is played in matches, a sampler of plausible hands), so that nothing outside
+this package needs to ask which game it holds.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .errors import InvalidHand, InvalidOptions
+from .reporting import Extra, Rate
 
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
 PARTNERSHIPS: tuple[str, ...] = ("NS", "EW")
@@ -178,14 +183,26 @@ class HandScore:
 class Ruleset:
     """The rules of one game type under one set of options.
 
-    Subclasses set ``game_type``, ``option_specs`` and ``record_fields`` and implement
-    ``check_record``, ``score`` and ``winner``. They may override ``sides`` and ``initial_extras``.
+    Subclasses set ``game_type``, ``name``, ``option_specs`` and ``record_fields`` and implement
+    ``check_record``, ``score``, ``winner``, ``figures`` and ``sample_hand``. They may override
+    ``sides``, ``side_of`` and ``initial_extras``, and set the facts below.
     """
 
     game_type: ClassVar[str]
+    # The game's name as players write it.
+    name: ClassVar[str]
     option_specs: ClassVar[tuple[Option, ...]]
     # Field name -> required? ``dealer`` and ``note`` are accepted by every game.
     record_fields: ClassVar[Mapping[str, bool]]
+    # The extras shown beside the totals, in order; each is kept per side in ``GameState.extras``.
+    extras_shown: ClassVar[tuple[Extra, ...]] = ()
+    # What :meth:`figures` counts per player and hand (every game also counts ``hands``), and
+    # the rates shown from those counts.
+    figure_counts: ClassVar[tuple[str, ...]] = ()
+    figure_rates: ClassVar[tuple[Rate, ...]] = ()
+    # How many games make a match (0: the game is not played in matches). A game that forms
+    # matches implements ``match_seatings`` and ``match_result``.
+    match_games: ClassVar[int] = 0
 
     def __init__(self, options: Mapping[str, Any] | None = None):
         self.options: Mapping[str, Any] = frozen(self.complete_options(options or {}))
@@ -225,6 +242,10 @@ class Ruleset:
 
     def side_of(self, seat: str) -> str:
         return side_of(seat)
+
+    def seats_of(self, side: str) -> tuple[str, ...]:
+        """The seats that score for ``side``, in seat order."""
+        return tuple(seat for seat in SEATS if self.side_of(seat) == side)
 
     def initial_extras(self) -> dict[str, dict[str, int]]:
         return {}
@@ -362,6 +383,35 @@ class Ruleset:
     ) -> str | None:
         """The side that has won at the end of this hand, or ``None`` to play on."""
         raise NotImplementedError
+
+    def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """What one scored hand adds to each seat's figures (named in ``figure_counts``).
+
+        ``record`` and ``details`` are the hand as entered and as :meth:`score` described it.
+        Seats with nothing to count may be left out.
+        """
+        return {}
+
+    @classmethod
+    def rates(cls, counts: Mapping[str, int]) -> dict[str, float | None]:
+        """Every rate of ``figure_rates`` from a player's counts (which include ``hands``)."""
+        return {rate.name: rate.of(counts) for rate in cls.figure_rates}
+
+    @classmethod
+    def sample_hand(cls, rng: random.Random) -> dict[str, Any]:
+        """A plausible hand, valid under the default options whatever the score (demo data,
+        property tests and benchmarks)."""
+        raise NotImplementedError
+
+    # matches (games with ``match_games``)
+
+    def match_seatings(self, seats: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+        """The seating (seat -> player) of each game of a match that starts with ``seats``."""
+        raise NotImplementedError(f"{self.game_type} is not played in matches")
+
+    def match_result(self, seatings: Sequence[Mapping[str, Any]], game_totals: Sequence[Mapping[str, int]]) -> Any:
+        """Each player's match total so far and, once every game is in, the winners."""
+        raise NotImplementedError(f"{self.game_type} is not played in matches")
 
     # helpers for the hooks
 

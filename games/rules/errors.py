@@ -7,13 +7,24 @@ field errors (HTTP 400) in the API, messages beside the field on the table page.
 from __future__ import annotations
 
 
-class RulesError(Exception):
+class DomainError(Exception):
+    """Anything Scorekeeper refuses, in a sentence for a person (``message``), and the field at fault.
+
+    The base of the engine's errors and of the services' (``games.errors``), so that each door
+    translates every refusal in one place.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class RulesError(DomainError):
     """Anything the rules engine refuses."""
 
     def __init__(self, field: str | None, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
+        super().__init__(message, field=field)
 
 
 class UnknownGame(RulesError):

@@ -11,6 +11,7 @@ which it bid and made its bid, with at least the target (21).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,6 +28,7 @@ from .base import (
     require_choice,
 )
 from .errors import InvalidHand
+from .reporting import Rate
 
 SMUDGE = 5  # a bid of smudge is really a bid of five
 POINTS = ("high", "low", "jack", "game")
@@ -51,6 +53,12 @@ class Smudge(Ruleset):
     """
 
     game_type = "smudge"
+    name = "Smudge"
+    figure_counts = ("bids", "bids_made", "smudge_bids", "smudges_made")
+    figure_rates = (
+        Rate("bid_success", "Bids made", "bids_made", "bids"),
+        Rate("smudge_success", "Smudges made", "smudges_made", "smudge_bids"),
+    )
     option_specs = (
         Option("target", "int", 21, "Points a side needs to win, counted at the end of a hand.", minimum=1),
         Option(
@@ -225,6 +233,26 @@ class Smudge(Ruleset):
         if len(at_target) == 1:
             return at_target[0]
         return bidding_side if made else other_side(bidding_side)
+
+    # --- figures and samples ---------------------------------------------------------------------
+
+    def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The bidder's bid, made or set, and whether it was a smudge; nobody else's figures move."""
+        made, smudge = details["made"], details["smudge"]
+        return {record["bidder"]: {"bids": 1, "bids_made": int(made), "smudge_bids": int(smudge),
+                                   "smudges_made": int(smudge and made)}}
+
+    @classmethod
+    def sample_hand(cls, rng: random.Random) -> dict[str, Any]:
+        return {
+            "bidder": rng.choice(SEATS),
+            "bid": rng.choice((2, 2, 3, 3, 4)),
+            "high": rng.choice(PARTNERSHIPS),
+            "low": rng.choice(PARTNERSHIPS),
+            "jack": rng.choice((*PARTNERSHIPS, None)),
+            "game": rng.choice((*PARTNERSHIPS, *PARTNERSHIPS, None)),
+            "all_tricks": False,
+        }
 
 
 def bid_value(number: int, value: Any) -> int:

@@ -11,11 +11,14 @@ partnerships every seat bids and scores alone by the same rules.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from .base import SEATS, GameState, HandScore, Option, Ruleset, other_side, require_int, sole_highest
 from .errors import InvalidHand
+from .reporting import Extra, Rate
+from .sample import split
 
 TRICKS = 13
 NIL, BLIND_NIL = "nil", "blind_nil"
@@ -55,6 +58,15 @@ class Spades(Ruleset):
     """
 
     game_type = "spades"
+    name = "Spades"
+    extras_shown = (Extra("bags", "bag", "bags"),)
+    figure_counts = ("bids", "bids_made", "nils", "nils_made", "blind_nils", "blind_nils_made", "bags")
+    figure_rates = (
+        Rate("bid_success", "Bids made", "bids_made", "bids"),
+        Rate("nil_success", "Nils made", "nils_made", "nils"),
+        Rate("blind_nil_success", "Blind nils made", "blind_nils_made", "blind_nils"),
+        Rate("bags_per_hand", "Bags per hand", "bags", "hands", average=True),
+    )
     option_specs = (
         Option("target", "int", 500, "Points a side needs to win, counted at the end of a hand.", minimum=1),
         Option("nil_value", "int", 50, "Points won for a nil bid made, and lost for one that fails.", minimum=0),
@@ -105,9 +117,6 @@ class Spades(Ruleset):
 
     def side_of(self, seat: str) -> str:
         return super().side_of(seat) if self.partnerships else seat
-
-    def seats_of(self, side: str) -> tuple[str, ...]:
-        return tuple(seat for seat in SEATS if self.side_of(seat) == side)
 
     def initial_extras(self) -> dict[str, dict[str, int]]:
         return {"bags": {side: 0 for side in self.sides}}
@@ -276,3 +285,24 @@ class Spades(Ruleset):
         if max(totals.values()) >= self.target or (lose_at is not None and min(totals.values()) <= lose_at):
             return sole_highest(totals)
         return None
+
+    # what the hand adds to each player's figures
+
+    def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """Per seat: its bid (a trick bid, made when its side's contract was made; or a nil or blind
+        nil, made when it took no trick), and the bags its side took (playing alone: its own)."""
+        nils = {nil["seat"]: nil for nil in details["nils"]}
+        out = {}
+        for seat in SEATS:
+            nil = nils.get(seat)
+            kind = "bids" if nil is None else "blind_nils" if nil["blind"] else "nils"
+            made = details["bids_made"][seat]
+            out[seat] = {kind: 1, f"{kind}_made": int(made), "bags": details["sides"][self.side_of(seat)]["bags"]}
+        return out
+
+    @classmethod
+    def sample_hand(cls, rng: random.Random) -> dict[str, Any]:
+        tricks = split(rng, TRICKS, 4)
+        # Players bid close to what they take, a little under more often than over; no nils.
+        bids = [max(1, min(TRICKS, took - rng.choice((0, 0, 1, 1, -1)))) for took in tricks]
+        return {"bids": dict(zip(SEATS, bids, strict=True)), "tricks": dict(zip(SEATS, tricks, strict=True))}

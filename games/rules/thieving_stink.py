@@ -10,11 +10,13 @@ face cards that are not in it were won in tricks.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from .base import PARTNERSHIPS, SEATS, GameState, HandScore, Option, Ruleset, require_choice, require_int
 from .errors import InvalidHand
+from .reporting import Rate
 
 FACE_CARDS = 16  # J, Q, K and A of four suits
 STACK_MIN, STACK_MAX = 4, 16  # the four bid cards, plus at most one per trick for a change of trump
@@ -32,6 +34,13 @@ class ThievingStink(Ruleset):
     """
 
     game_type = "thieving_stink"
+    name = "Thieving Stink"
+    figure_counts = ("stack_holds", "stack_cards")
+    figure_rates = (
+        Rate("stack_hold_rate", "Held the trump stack", "stack_holds", "hands"),
+        Rate("average_stack", "Average stack held", "stack_cards", "stack_holds", average=True, unit=" cards",
+             digits=2),
+    )
     option_specs = (
         Option("target", "int", 500, "Points a side needs to win, counted at the end of a hand.", minimum=1),
     )
@@ -81,3 +90,14 @@ class ThievingStink(Ruleset):
 
     def winner(self, totals, record, state, scored) -> str | None:
         return self.highest_at_target(totals)
+
+    def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The player holding the trump stack at the end of the hand, and its size."""
+        return {details["trump_stack_holder"]: {"stack_holds": 1, "stack_cards": details["trump_stack_size"]}}
+
+    @classmethod
+    def sample_hand(cls, rng: random.Random) -> dict[str, Any]:
+        size = rng.randint(STACK_MIN, 9)
+        won = rng.randint(FACE_CARDS - size, FACE_CARDS)
+        ns = rng.randint(0, won)
+        return {"face_cards": {"NS": ns, "EW": won - ns}, "trump_stack": {"holder": rng.choice(SEATS), "size": size}}

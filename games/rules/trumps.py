@@ -11,7 +11,8 @@ the first side to reach the target (50) wins. Matches of three games are in :mod
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import (
@@ -26,6 +27,7 @@ from .base import (
     require_int,
 )
 from .errors import InvalidHand
+from .reporting import Rate
 
 TRICKS = 13
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
@@ -67,6 +69,14 @@ class Trumps(Ruleset):
     """
 
     game_type = "trumps"
+    name = "Trumps"
+    figure_counts = ("contracts", "contracts_made", "doubled_contracts", "doubled_made")
+    figure_rates = (
+        Rate("contract_success", "Contracts made", "contracts_made", "contracts"),
+        Rate("doubled_success", "Doubled contracts made", "doubled_made", "doubled_contracts"),
+    )
+    # Three games with partners rotating, so that everyone partners everyone once (``trumps_match``).
+    match_games = 3
     option_specs = (
         Option("target", "int", 50, "Points a side needs to win the game, counted at the end of a hand.", minimum=1),
         Option(
@@ -147,3 +157,34 @@ class Trumps(Ruleset):
         if reached:
             return reached[0]
         return self.highest_at_target(totals)
+
+    # --- figures, samples and matches --------------------------------------------------------------
+
+    def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The declarer's contract, made or set, and whether it was doubled (or redoubled)."""
+        made, doubled = details["made"], details["multiplier"] > 1
+        return {record["declarer"]: {"contracts": 1, "contracts_made": int(made),
+                                     "doubled_contracts": int(doubled), "doubled_made": int(doubled and made)}}
+
+    @classmethod
+    def sample_hand(cls, rng: random.Random) -> dict[str, Any]:
+        bid = rng.randint(1, 9)
+        return {
+            "declarer": rng.choice(SEATS),
+            "bid": bid,
+            "trump": rng.choice(TRUMP_CHOICES),
+            "doubled": False,
+            "redoubled": False,
+            "tricks": max(0, min(TRICKS, bid + rng.randint(-2, 2))),
+        }
+
+    def match_seatings(self, seats: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+        # The match module builds on this class, so it is imported when first needed.
+        from .trumps_match import match_seatings
+
+        return match_seatings(seats, self.options["first_dealer"])
+
+    def match_result(self, seatings: Sequence[Mapping[str, Any]], game_totals: Sequence[Mapping[str, int]]) -> Any:
+        from .trumps_match import match_result
+
+        return match_result(seatings, game_totals, self.options)

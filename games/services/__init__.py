@@ -4,10 +4,11 @@ Views, API endpoints, admin actions, commands and tasks call these and nothing e
 a game, so the rules and the permission policy are applied the same way whichever door is used.
 """
 
-from .games import game_abandon, game_set_scorekeeper, game_snapshot, game_start, ruleset_for
+from .games import game_abandon, game_set_scorekeeper, game_snapshot, game_start
 from .hands import HandResult, hand_correct, hand_record, hand_undo
 from .leagues import league_create, league_set_member, league_update, player_create, player_update
 from .matches import match_refresh, match_start
+from .tables import table_start
 
 __all__ = [
     "HandResult",
@@ -25,5 +26,5 @@ __all__ = [
     "match_start",
     "player_create",
     "player_update",
-    "ruleset_for",
+    "table_start",
 ]

@@ -1,4 +1,4 @@
-"""Starting and abandoning games."""
+"""Starting and abandoning games, and starting play at a table (new players, then a game or a match)."""
 
 from __future__ import annotations
 
@@ -11,26 +11,13 @@ from django.utils import timezone
 from games import policy
 from games.errors import GameClosed, InvalidInput, NotAllowed
 from games.models import Game, League, Match, Player
-from games.rules import RULES_VERSION, SEATS, Ruleset, get_ruleset, next_seat, ruleset_class
-
-
-def ruleset_for(game: Game) -> Ruleset:
-    return get_ruleset(game.game_type, game.options)
+from games.rules import RULES_VERSION, SEATS, ruleset_class
+from games.summary import game_summary
 
 
 def game_snapshot(game: Game) -> dict[str, Any]:
     """The game as it stands, in the shape every door shows (also carried by conflict errors)."""
-    snapshot: dict[str, Any] = {
-        "game": game.pk,
-        "status": str(game.status),
-        "hand_count": game.hand_count,
-        "totals": dict(game.totals),
-        "winner": game.winner or None,
-        "next_dealer": next_seat(game.first_dealer, game.hand_count),
-    }
-    for name, values in (game.extras or {}).items():
-        snapshot[name] = dict(values)
-    return snapshot
+    return game_summary(game).as_payload()
 
 
 def league_options(league: League | None, game_type: str, options: Mapping[str, Any] | None) -> dict[str, Any]:

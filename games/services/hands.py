@@ -29,8 +29,9 @@ from games.errors import (
 )
 from games.models import Game, Hand, HandRevision, IdempotencyRecord
 from games.rules import GameState, InvalidHand
+from games.summary import game_state
 
-from .games import game_snapshot, ruleset_for
+from .games import game_snapshot
 from .matches import match_refresh
 
 logger = logging.getLogger(__name__)
@@ -100,16 +101,6 @@ def lock_game(game: Game, by) -> Game:
     if locked.status == Game.Status.ABANDONED:
         raise GameClosed("the game was abandoned; it cannot be changed")
     return locked
-
-
-def state_of(game: Game) -> GameState:
-    return ruleset_for(game).resume(
-        totals=game.totals,
-        extras=game.extras,
-        hands_played=game.hand_count,
-        finished=game.status == Game.Status.FINISHED,
-        winner=game.winner or None,
-    )
 
 
 # --- recording -------------------------------------------------------------------------------------
@@ -207,7 +198,7 @@ def append_hand_once(*, game, record, by, expected_number, idempotency_key) -> H
             f"the next is hand {locked.hand_count + 1}",
             state=game_snapshot(locked),
         )
-    state = ruleset_for(locked).play(state_of(locked), record)
+    state = locked.ruleset.play(game_state(locked), record)
     scored = state.hands[-1]
     hand = Hand.objects.create(
         game=locked,
@@ -252,9 +243,12 @@ def guard_match_order(game: Game, finished_after: bool, winner_after: str) -> No
 
 
 @transaction.atomic
-def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str = "") -> Game:
+def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str = "",
+                 merge: bool = False) -> Game:
     """Correct hand ``number`` and re-score it and every hand after it.
 
+    ``merge``: ``record`` holds only the fields that change; they are merged into the stored record
+    under the game's lock, so two corrections of different fields cannot lose one another.
     Refused, changing nothing, if the correction would make a later hand invalid (a blind nil no
     longer allowed, a hand played after the game would now have been won).
     """
@@ -264,7 +258,9 @@ def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reas
     hands = list(Hand.objects.filter(game=locked, number__gte=number - 1).order_by("number"))
     before = hands[0] if number > 1 else None
     changed = hands[1:] if number > 1 else hands
-    ruleset = ruleset_for(locked)
+    if merge:
+        record = {**changed[0].record, **record}
+    ruleset = locked.ruleset
     start = ruleset.initial_state() if before is None else ruleset.resume(
         totals=before.totals, extras=before.extras, hands_played=before.number
     )
@@ -314,7 +310,7 @@ def hand_undo(*, game: Game, by, reason: str = "", number: int | None = None) ->
     guard_match_order(locked, False, "")
     last = Hand.objects.get(game=locked, number=locked.hand_count)
     before = Hand.objects.filter(game=locked, number=locked.hand_count - 1).first()
-    ruleset = ruleset_for(locked)
+    ruleset = locked.ruleset
     state = ruleset.initial_state() if before is None else ruleset.resume(
         totals=before.totals, extras=before.extras, hands_played=before.number
     )

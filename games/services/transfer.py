@@ -16,6 +16,7 @@ from games.models import Game, Hand, League, Match, Player
 from games.rules import SEATS, RulesError, get_ruleset
 
 from .hands import apply_state, plain
+from .matches import match_refresh
 
 FORMAT = "scorekeeper-league"
 VERSION = 1
@@ -47,6 +48,7 @@ def league_export(*, league: League) -> dict[str, Any]:
         "matches": [
             {
                 "key": match_key[match.pk],
+                "game_type": match.game_type,
                 "seating": {seat: player_key[pk] for seat, pk in match.seating.items()},
                 "options": match.options,
                 "abandoned": match.status == Match.Status.ABANDONED,
@@ -104,9 +106,11 @@ def league_import(*, document: dict[str, Any], by=None) -> League:
             name=require(entry, "name", str, "player"), created_by=by
         )
     matches = {}
+    games = require(document, "games", list, "document")
     for entry in document.get("matches", []):
         where = f"match {entry.get('key')}"
         matches[entry["key"]] = Match.objects.create(
+            game_type=entry.get("game_type") or match_game_type(entry.get("key"), games),
             league=league,
             seating={seat: players[key].pk for seat, key in require(entry, "seating", dict, where).items()},
             options=require(entry, "options", dict, where),
@@ -114,13 +118,19 @@ def league_import(*, document: dict[str, Any], by=None) -> League:
             started_at=parse_datetime(entry["started_at"]) if entry.get("started_at") else None,
             created_by=by,
         )
-    for entry in require(document, "games", list, "document"):
+    for entry in games:
         import_game(entry, league=league, players=players, matches=matches, by=by)
-    from .matches import match_refresh
-
     for match in matches.values():
         match_refresh(match=match)
     return league
+
+
+def match_game_type(key: Any, games: list) -> str:
+    """A match's game type, from its games (documents written before matches named theirs)."""
+    for entry in games:
+        if isinstance(entry, dict) and entry.get("match") == key:
+            return require(entry, "game_type", str, f"game {entry.get('key')}")
+    raise InvalidInput(f"match {key} has no games, so its game type is unknown", field="matches")
 
 
 def import_game(entry: dict, *, league, players, matches, by) -> Game:

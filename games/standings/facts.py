@@ -18,9 +18,10 @@ from django.db.models import CharField, Q, QuerySet
 from django.db.models.functions import Cast, Coalesce
 
 from games.models import Game, Hand, Match
+from games.rules import Ruleset, ruleset_class
 
 from .figures import FiguresBuilder
-from .results import GameResult, MatchOutcome, int_totals, seat_sides
+from .results import GameResult, MatchOutcome, int_totals
 
 BATCH = 2000
 SEATED = ("north_id", "east_id", "south_id", "west_id")
@@ -28,7 +29,7 @@ SEATED = ("north_id", "east_id", "south_id", "west_id")
 # (text, so that reading twenty thousand of them costs no datetime parsing). Every change the
 # services make to a game saves it, and so changes ``updated_at``.
 GAME_PRINT = ("id", "updated", "winner", "hand_count", "match_id")
-GAME_FIELDS = ("id", "game_type", *SEATED, "options__partnerships", "totals", "winner", "finished_at", "started_at",
+GAME_FIELDS = ("id", "game_type", *SEATED, "options", "totals", "winner", "finished_at", "started_at",
                "match_id", "hand_count", "updated")
 MATCH_FIELDS = ("id", "game_type", "finished_at", "started_at", "player_totals", "winners")
 GAME_FINISHED_AT, GAME_STARTED_AT = GAME_FIELDS.index("finished_at"), GAME_FIELDS.index("started_at")
@@ -121,32 +122,43 @@ def counted(league_id: int, order: Order | None) -> tuple[int, int, list[str]]:
     return games, len(matches), prints + matches
 
 
-def plays_in_partnerships(value: Any) -> bool:
-    """``options.partnerships`` as stored (JSON true/false, missing for games that always have them)."""
-    return not (value is False or value == "false" or value == 0)
+class Rulesets:
+    """The rules of each game read, made once per game type and set of options (most games share them)."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[str, tuple], Ruleset] = {}
+
+    def of(self, game_type: str, options: Any) -> Ruleset:
+        options = options if isinstance(options, dict) else {}
+        key = (game_type, tuple(sorted(options.items())))
+        ruleset = self.made.get(key)
+        if ruleset is None:
+            ruleset = self.made[key] = ruleset_class(game_type)(options)
+        return ruleset
 
 
 @dataclass(frozen=True)
 class LeagueFacts:
-    """Finished games and matches as values, with each game's seating for counting its hands."""
+    """Finished games and matches as values, with each game's seating and rules for counting its hands."""
 
     games: list[GameResult]
     matches: list[MatchOutcome]
     seats: dict[int, dict[str, int]]
-    partnerships: dict[int, bool]
+    rulesets: dict[int, Ruleset]
 
 
 def facts_of(rows: FinishedRows) -> LeagueFacts:
     games: list[GameResult] = []
     seats: dict[int, dict[str, int]] = {}
-    partnerships: dict[int, bool] = {}
-    for (finished_at, _, _), (game_id, game_type, north, east, south, west, partners, totals, winner, _, _,
+    rulesets: dict[int, Ruleset] = {}
+    made = Rulesets()
+    for (finished_at, _, _), (game_id, game_type, north, east, south, west, options, totals, winner, _, _,
                               match_id, _, _) in rows.games:
         seating = {"N": north, "E": east, "S": south, "W": west}
-        in_partnerships = plays_in_partnerships(partners)
-        sides = seat_sides(seating, in_partnerships)
+        ruleset = made.of(game_type, options)
+        sides = {side: tuple(seating[seat] for seat in ruleset.seats_of(side)) for side in ruleset.sides}
         seats[game_id] = seating
-        partnerships[game_id] = in_partnerships
+        rulesets[game_id] = ruleset
         games.append(GameResult(
             game_id=game_id, game_type=game_type, finished_at=finished_at, sides=sides,
             totals=int_totals(totals, sides), winner=winner or "", match_id=match_id,
@@ -159,7 +171,7 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
         )
         for (finished_at, _, _), (match_id, game_type, _, _, player_totals, winners) in rows.matches
     ]
-    return LeagueFacts(games=games, matches=matches, seats=seats, partnerships=partnerships)
+    return LeagueFacts(games=games, matches=matches, seats=seats, rulesets=rulesets)
 
 
 def hands_of(league_id: int, game_ids: Iterable[int] | None = None) -> Iterator[tuple[int, Any, Any]]:
@@ -176,15 +188,14 @@ def figures_of(league_id: int, facts: LeagueFacts,
 
     ``only_these_games``: read just those games' hands (a few new games) rather than the league's.
     """
-    game_types = {game.game_id: game.game_type for game in facts.games}
     builder = FiguresBuilder()
     hands = 0
-    if only_these_games and not game_types:
+    if only_these_games and not facts.rulesets:
         return builder.figures(), 0
-    for game_id, record, details in hands_of(league_id, game_types if only_these_games else None):
-        if game_id not in game_types:  # finished after the games were read; counted by the next run
+    for game_id, record, details in hands_of(league_id, facts.rulesets if only_these_games else None):
+        ruleset = facts.rulesets.get(game_id)
+        if ruleset is None:  # finished after the games were read; counted by the next run
             continue
         hands += 1
-        builder.add_hand(game_types[game_id], facts.seats[game_id], record, details,
-                         partnerships=facts.partnerships[game_id])
+        builder.add_hand(ruleset, facts.seats[game_id], record, details)
     return builder.figures(), hands

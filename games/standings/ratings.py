@@ -3,9 +3,9 @@
 - A partnership game is two teams of two: the winning side ranks first.
 - Cutthroat Spades is four players alone: the winner first, the others by their final totals
   (equal totals share a place).
-- A Trumps match is four players alone, ranked by match total (co-winners share first place);
-  the three games inside a match are not rated again on their own. A Trumps game outside a
-  match is rated as a partnership game.
+- A match (Trumps) is four players alone, ranked by match total (co-winners share first place);
+  the games inside a match are not rated again on their own. A Trumps game outside a match is
+  rated as a partnership game.
 
 Results are learned in the order (finished at, game before match, id), whatever order the
 results are given in, so the ratings do not depend on which task ran first. Everyone starts at
@@ -87,7 +87,7 @@ def rated_results(games: Iterable[GameResult], matches: Iterable[MatchOutcome] =
     """What the ratings learn from, in game order."""
     results = []
     for game in games:
-        if game.winner not in game.sides or (game.match_id is not None and game.game_type == "trumps"):
+        if game.winner not in game.sides or game.match_id is not None:
             continue
         sides = list(game.sides)
         if game.partnerships:

@@ -11,17 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.rules import SEATS
-
-PARTNER_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
-
 
 @dataclass(frozen=True)
 class GameResult:
     """A finished game: who sat on each side, the final totals and the winning side.
 
-    ``sides`` maps each side to its players: ``{"NS": (north, south), "EW": (east, west)}`` for
-    partnership games, ``{"N": (north,), "E": (east,), ...}`` for cutthroat Spades.
+    ``sides`` maps each side to its players, as the game's rules seat them: ``{"NS": (north, south),
+    "EW": (east, west)}`` for partnership games, ``{"N": (north,), "E": (east,), ...}`` for games
+    played alone (cutthroat Spades).
     """
 
     game_id: int
@@ -44,25 +41,18 @@ class GameResult:
 
 @dataclass(frozen=True)
 class MatchOutcome:
-    """A finished Trumps match: each player's match total and the winners (several on a tie)."""
+    """A finished match (Trumps): each player's match total and the winners (several on a tie)."""
 
     match_id: int
+    game_type: str
     finished_at: datetime
     player_totals: Mapping[int, int]
     winners: frozenset[int]
-    game_type: str = "trumps"
 
     @property
     def order(self) -> tuple[datetime, int, int]:
         # A match finishes with its third game, so it sorts just after that game.
         return (self.finished_at, 1, self.match_id)
-
-
-def seat_sides(seats: Mapping[str, int], partnerships: bool) -> dict[str, tuple[int, ...]]:
-    """The sides of a game from its seating: partners sit opposite, or everyone alone."""
-    if partnerships:
-        return {side: tuple(seats[seat] for seat in pair) for side, pair in PARTNER_SEATS.items()}
-    return {seat: (seats[seat],) for seat in SEATS}
 
 
 def int_totals(totals: Any, sides: Iterable[str]) -> dict[str, int]:

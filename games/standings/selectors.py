@@ -12,10 +12,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.models import GAME_TYPE_NAMES, League, Player, PlayerFigures, PlayerRating, RatingChange, Standing
-from games.rules import GAME_TYPES
-
-from .figures import figure_rates
+from games.models import League, Player, PlayerFigures, PlayerRating, RatingChange, Standing, game_type_name
+from games.rules import RULESETS, game_order, ruleset_class
 
 
 def league_ref(league: League) -> dict[str, Any]:
@@ -39,6 +37,11 @@ def table_order(entry: dict[str, Any]) -> tuple:
     return (-entry["won"], -entry["win_rate"], -entry["average_margin"], names.casefold(), entry["key"])
 
 
+def in_matches(game_type: str) -> bool:
+    """Whether the game type is played in matches (its lines then carry match figures)."""
+    return game_type in RULESETS and ruleset_class(game_type).match_games > 0
+
+
 def league_standings(*, league: League, game_type: str | None = None) -> dict[str, Any]:
     """The league's tables, per game type: players (with rating) and partnerships. Two queries.
 
@@ -53,8 +56,8 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
                          "partnerships": [{"players": [{"id", "name"}, {"id", "name"}], "played", ...,
                                            "last_played"}, ...]}, ...]}
 
-    Tables are ordered by games won, then win rate, then average margin. ``matches`` (Trumps
-    matches) is given for Trumps only. A player's ``{"id", "name"}`` is one dict shared by all their
+    Tables are ordered by games won, then win rate, then average margin. ``matches`` is given for
+    game types played in matches (Trumps) only. A player's ``{"id", "name"}`` is one dict shared by all their
     lines: read it, do not change it. With ``game_type``, only that game type is listed (even if
     empty); without, every game type the league has results in, in the usual order.
     """
@@ -87,7 +90,7 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
                 "average_margin": round(average_margin, 2), "streak": streak, "last_played": last_played,
                 "rating": rating_of.get((kind, player)),
                 "matches": {"played": matches_played, "won": matches_won, "points": match_points}
-                if kind == "trumps" else None,
+                if in_matches(kind) else None,
                 "key": player,
             })
         else:
@@ -99,7 +102,7 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
                 "key": (player, partner),
             })
 
-    listed = [game_type] if game_type is not None else [kind for kind in GAME_TYPES if kind in tables]
+    listed = [game_type] if game_type is not None else [kind for kind in RULESETS if kind in tables]
     game_types = []
     for kind in listed:
         table = tables[kind]
@@ -107,7 +110,7 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
             entries.sort(key=table_order)
             for entry in entries:
                 del entry["key"]
-        game_types.append({"game_type": kind, "name": GAME_TYPE_NAMES.get(kind, kind), **table})
+        game_types.append({"game_type": kind, "name": game_type_name(kind), **table})
     return {"league": league_ref(league), "computed_at": computed_at, "game_types": game_types}
 
 
@@ -131,7 +134,7 @@ def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None,
     """
     ratings = in_leagues(PlayerRating.objects.filter(player=player), leagues).select_related("league")
     ratings = sorted(ratings, key=lambda rating: (rating.league.name, rating.league_id,
-                                                  GAME_TYPES.index(rating.game_type)))
+                                                  game_order(rating.game_type)))
     points: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
     if history and ratings:
         changes = in_leagues(RatingChange.objects.filter(player=player), leagues).order_by(
@@ -158,13 +161,13 @@ def player_figures(*, player: Player, leagues: QuerySet[League] | None = None) -
         [{"league": {"id", "slug", "name"}, "game_type": "spades", "hands": 40,
           "counts": {"bids": 31, "bids_made": 25, ...}, "rates": {"bid_success": 0.8065, ...}}, ...]
 
-    The counts of each game are listed in ``games.standings.figures``; a rate is ``None`` when
-    there is nothing to divide by.
+    The counts and rates of each game are named by its ruleset (``figure_counts``, ``figure_rates``);
+    a rate is ``None`` when there is nothing to divide by.
     """
     rows = in_leagues(PlayerFigures.objects.filter(player=player), leagues).select_related("league")
-    rows = sorted(rows, key=lambda row: (row.league.name, row.league_id, GAME_TYPES.index(row.game_type)))
+    rows = sorted(rows, key=lambda row: (row.league.name, row.league_id, game_order(row.game_type)))
     return [
         {"league": league_ref(row.league), "game_type": row.game_type, "hands": row.hands,
-         "counts": dict(row.counts), "rates": figure_rates(row.game_type, {**row.counts, "hands": row.hands})}
+         "counts": dict(row.counts), "rates": ruleset_class(row.game_type).rates({**row.counts, "hands": row.hands})}
         for row in rows
     ]

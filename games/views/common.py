@@ -1,18 +1,35 @@
-"""What the game pages share: finding a game the user may see, and the scoreboard built from its hands."""
+"""What the game pages share: finding a game the user may see or score, putting what the services refuse
+on the form, and the scoreboard built from a game's summary and hands."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from games import policy, selectors
-from games.forms import hand_form_class
-from games.forms.base import SEAT_WORDS, seat_names, side_names
+from games.errors import (
+    DomainError,
+    HandConflict,
+    IdempotencyInFlight,
+    IdempotencyMismatch,
+    NotAllowed,
+)
+from games.forms import RefusalForm, hand_form_class
+from games.forms.base import SEAT_WORDS, seat_names
 from games.models import Game, Hand
-from games.rules import get_ruleset, next_seat
+from games.summary import GameSummary, game_summary
 
 from .chart import score_chart
+
+T = TypeVar("T")
+
+# What a page answers when a write is refused; anything not listed is a 400.
+REFUSAL_STATUS: dict[type[DomainError], int] = {
+    HandConflict: 409, IdempotencyInFlight: 409, IdempotencyMismatch: 409,
+}
 
 
 def visible_game_or_404(request, game_id: int) -> Game:
@@ -26,29 +43,49 @@ def visible_game_or_404(request, game_id: int) -> Game:
     return game
 
 
-def winner_names(game: Game) -> str:
-    if not game.winner:
-        return ""
-    return side_names(game, (game.winner,))[game.winner]
+def scorable_game_or_403(request, game_id: int) -> Game:
+    """The game, if the user may keep its score (a 404 if they may not even see it)."""
+    game = visible_game_or_404(request, game_id)
+    if not policy.can_score_game(request.user, game):
+        raise PermissionDenied("You cannot keep score in this game.")
+    return game
+
+
+def submitted(form: RefusalForm, write: Callable[..., T], /, **kwargs: Any) -> T | None:
+    """What the service call ``write(**kwargs)`` returned; or None when it was refused.
+
+    A refusal by the rules or the services shows on ``form`` (beside its field, ``form.status`` set);
+    one by the permission policy is a 403 page.
+    """
+    try:
+        return write(**kwargs)
+    except NotAllowed as error:
+        raise PermissionDenied(error.message) from None
+    except DomainError as error:
+        form.show_refusal(error, REFUSAL_STATUS.get(type(error), 400))
+        return None
+
+
+def side_rows(game: Game, summary: GameSummary) -> list[dict[str, Any]]:
+    """Each side of the scoreboard: its players by name, total, extras and whether it won."""
+    seats = seat_names(game)
+    return [
+        {"key": side.key, "name": " & ".join(seats[seat] for seat in side.seats), "total": side.total,
+         "extras": [extra.words(count) for extra, count in side.extras], "winner": side.winner,
+         "seats": [(seat, seats[seat]) for seat in side.seats]}
+        for side in summary.sides
+    ]
 
 
 def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
-    """The scoreboard, the history and the chart of a game, from the game row and its hands."""
-    ruleset = get_ruleset(game.game_type, game.options)
+    """The scoreboard, the history and the chart of a game, from its summary and its hands."""
+    summary = game_summary(game)
+    ruleset = game.ruleset
     sides = ruleset.sides
-    names = side_names(game, sides)
+    rows = side_rows(game, summary)
+    names = {row["key"]: row["name"] for row in rows}
     seats = seat_names(game)
     form_class = hand_form_class(game.game_type)
-    bags = (game.extras or {}).get("bags")
-    finished = game.status == Game.Status.FINISHED
-    next_dealer = next_seat(game.first_dealer, game.hand_count)
-    side_rows = [
-        {"key": side, "name": names[side], "total": game.totals.get(side, 0),
-         "bags": bags.get(side) if bags is not None else None,
-         "winner": finished and game.winner == side,
-         "seats": [(seat, seats[seat]) for seat in side] if len(side) == 2 else [(side, seats[side])]}
-        for side in sides
-    ]
     history = [
         {
             "number": hand.number,
@@ -59,7 +96,8 @@ def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int]
             "delta": [hand.delta.get(side, 0) for side in sides],
             "delta_pairs": [(side, hand.delta.get(side, 0)) for side in sides],
             "totals": [hand.totals.get(side, 0) for side in sides],
-            "bags": [hand.extras.get("bags", {}).get(side) for side in sides] if bags is not None else None,
+            "extras": [(extra.many.capitalize(), [hand.extras.get(extra.name, {}).get(side, 0) for side in sides])
+                       for extra in ruleset.extras_shown],
             "corrected": hand.number in corrected,
             "last": hand.number == game.hand_count,
         }
@@ -67,24 +105,24 @@ def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int]
     ]
     return {
         "game": game,
-        "sides": side_rows,
+        "summary": summary,
+        "sides": rows,
         "side_keys": sides,
         "names": names,
         "seats": [(seat, SEAT_WORDS[seat], seats[seat]) for seat in seats],
-        "has_bags": bags is not None,
         "target": game.options.get("target"),
-        "next_dealer": next_dealer,
-        "next_dealer_name": seats[next_dealer],
-        "next_number": game.hand_count + 1,
-        "finished": finished,
-        "abandoned": game.status == Game.Status.ABANDONED,
-        "in_progress": game.status == Game.Status.IN_PROGRESS,
-        "winner_names": winner_names(game),
+        "next_dealer": summary.next_dealer,
+        "next_dealer_name": seats[summary.next_dealer],
+        "next_number": summary.next_number,
+        "finished": summary.finished,
+        "abandoned": summary.abandoned,
+        "in_progress": summary.in_progress,
+        "winner_names": names.get(summary.winner, "") if summary.winner else "",
         "history": history,
         "chart": score_chart(sides, names, [hand.totals for hand in hands], game.options.get("target")),
     }
 
 
 def game_title(game: Game) -> str:
-    names = seat_names(game)
-    return f"{game.game_type_name}: {names['N']} & {names['S']} v {names['E']} & {names['W']}"
+    names = [row["name"] for row in side_rows(game, game_summary(game))]
+    return f"{game.game_type_name}: {' v '.join(names)}"

@@ -5,11 +5,14 @@ from __future__ import annotations
 from django.shortcuts import render
 
 from games import selectors
-from games.forms.base import side_names
+from games.summary import game_summary
+
+from .common import side_rows
 
 
 def game_rows(games):
-    return [{"game": game, "names": side_names(game, ("NS", "EW"))} for game in games]
+    """A row per game for the lists of games: the game, and its sides (names, totals, winner)."""
+    return [{"game": game, "sides": side_rows(game, game_summary(game))} for game in games]
 
 
 def home(request):

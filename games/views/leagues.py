@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games import policy, selectors, services
-from games.errors import ServiceError
 from games.forms import MemberForm
 from games.models import Game, League
 
+from .common import submitted
 from .home import game_rows
 from .standings import SORTS, standings_view
 
@@ -58,11 +58,9 @@ def league_member(request, slug: str):
     form = MemberForm(request.POST)
     if form.is_valid():
         role = form.role_value()
-        try:
-            services.league_set_member(league=league, user=form.user, role=role, by=request.user)
-        except ServiceError as error:
-            form.add_error("role" if error.field == "role" else None, error.message)
-        else:
+        # Removing someone gives None: the form's refusal says whether the call was refused.
+        submitted(form, services.league_set_member, league=league, user=form.user, role=role, by=request.user)
+        if form.refusal is None:
             name = form.cleaned_data["username"]
             messages.success(request, f"{name} removed." if role is None else f"{name} is now a {role}.")
             return redirect("league", slug=league.slug)

@@ -1,4 +1,4 @@
-"""A Trumps match: its three games, the seating of each, every player's match total, the winners."""
+"""A match: its games, the seating of each, every player's match total, the winners."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.shortcuts import render
 from games import policy, selectors
 from games.forms.base import SEAT_WORDS
 from games.models import Match
-from games.rules.trumps_match import match_seatings
+from games.rules import ruleset_class
 
 
 def match_detail(request, match_id: int):
@@ -18,8 +18,9 @@ def match_detail(request, match_id: int):
         raise Http404("No such match") from None
     if not policy.can_view_match(request.user, match):
         raise Http404("No such match")
+    ruleset = ruleset_class(match.game_type)(match.options)
     seating = {seat: int(pk) for seat, pk in match.seating.items()}
-    seatings = match_seatings(seating, match.options.get("first_dealer", "N"))
+    seatings = ruleset.match_seatings(seating)
     players = selectors.players_by_id(ids=seating.values())
     games = {game.match_game_number: game for game in selectors.match_games(match=match)}
     rows = []
@@ -29,10 +30,10 @@ def match_detail(request, match_id: int):
             "number": number,
             "game": game,
             "sides": [
-                {"key": side, "names": " & ".join(players[seats[seat]].name for seat in side),
+                {"key": side, "names": " & ".join(players[seats[seat]].name for seat in ruleset.seats_of(side)),
                  "total": game.totals.get(side, 0) if game else None,
                  "winner": bool(game and game.winner == side)}
-                for side in ("NS", "EW")
+                for side in ruleset.sides
             ],
             "seats": [(seat, SEAT_WORDS[seat], players[seats[seat]].name) for seat in "NESW"],
         })
@@ -43,7 +44,7 @@ def match_detail(request, match_id: int):
         key=lambda row: (-row["total"], row["player"].name),
     )
     return render(request, "games/match.html", {
-        "match": match, "rows": rows, "totals": totals,
+        "match": match, "name": ruleset.name, "games_in_match": ruleset.match_games, "rows": rows, "totals": totals,
         "winner_names": " & ".join(row["player"].name for row in totals if row["winner"]),
         "finished": match.status == Match.Status.FINISHED,
         "current": next((row["game"] for row in rows if row["game"] and row["game"].status == "in_progress"), None),

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games import policy, selectors, services
-from games.errors import InvalidInput, NotAllowed
-from games.forms import NewGameForm
-from games.forms.games import CASUAL, ChooseGameForm
-from games.models import GAME_TYPE_NAMES, Game, League
-from games.rules import RulesError, ruleset_class
+from games.forms import ChooseGameForm, NewGameForm
+from games.forms.games import CASUAL
+from games.models import Game, League
+from games.rules import RULESETS, ruleset_class
 
-
-class Failed(Exception):
-    pass
+from .common import submitted
 
 
 def chosen_league(request, slug: str) -> League | None:
@@ -53,7 +49,7 @@ def rematch_initial(request, game_type: str, league: League | None) -> dict:
 def new_game(request):
     game_type = request.GET.get("type", "")
     startable = selectors.startable_leagues(user=request.user)
-    if game_type not in GAME_TYPE_NAMES:
+    if game_type not in RULESETS:
         choose = ChooseGameForm(request.GET or None, leagues=startable,
                                 initial={"league": request.GET.get("league", CASUAL)})
         return render(request, "games/new_choose.html", {"form": choose})
@@ -68,39 +64,15 @@ def new_game(request):
         form = NewGameForm(request.POST, **kwargs)
         status = 400
         if form.is_valid():
-            try:
-                game = start(request, form, game_type, league)
-            except Failed:
-                pass
-            else:
+            game = submitted(form, services.table_start, game_type=game_type, seats=form.seats(), by=request.user,
+                             league=league, options=form.options(), as_match=form.as_match)
+            if game is not None:
                 return redirect("table", game_id=game.pk)
+            status = form.status
     else:
         form = NewGameForm(initial=rematch_initial(request, game_type, league), **kwargs)
+    ruleset = ruleset_class(game_type)
     return render(request, "games/new.html", {
-        "form": form, "game_type": game_type, "game_type_name": GAME_TYPE_NAMES[game_type], "league": league,
-        "rules_doc": ruleset_class(game_type).__doc__,
+        "form": form, "game_type": game_type, "game_type_name": ruleset.name, "league": league,
+        "rules_doc": ruleset.__doc__,
     }, status=status)
-
-
-def start(request, form: NewGameForm, game_type: str, league: League | None) -> Game:
-    """New players, then the game (or a Trumps match), in one transaction: a refusal leaves nothing behind."""
-    try:
-        with transaction.atomic():
-            seats = {}
-            for seat in "NESW":
-                pk, name = form.seat_choice(seat)
-                seats[seat] = pk if pk is not None else services.player_create(name=name, by=request.user).pk
-            options = form.options()
-            if form.cleaned_data.get("match"):
-                match = services.match_start(seats=seats, by=request.user, league=league, options=options)
-                return match.games.get(match_game_number=1)
-            return services.game_start(game_type=game_type, seats=seats, by=request.user, league=league,
-                                       options=options)
-    except NotAllowed as error:
-        raise PermissionDenied(error.message) from None
-    except (InvalidInput, RulesError) as error:
-        field = error.field or ""
-        target = (f"seat_{field.split('.')[1]}" if field.startswith("seats.")
-                  else f"opt_{field}" if f"opt_{field}" in form.fields else None)
-        form.add_error(target, error.message)
-        raise Failed from None

@@ -12,27 +12,12 @@ from django.http import Http404
 from django.shortcuts import render
 
 from games import policy, selectors
-from games.models import GAME_TYPE_NAMES, Game, Player
-from games.rules import GAME_TYPES, get_ruleset
+from games.models import Game, Player, game_type_name
+from games.rules import game_order, ruleset_class
 from games.standings.selectors import player_figures, player_ratings
 
 from .chart import rating_sparkline
 from .home import game_rows
-
-# Per game type: (label, count made, count tried) shown as "3 of 4 (75%)".
-FIGURE_LINES = {
-    "spades": [("Bids made", "bids_made", "bids"), ("Nils made", "nils_made", "nils"),
-               ("Blind nils made", "blind_nils_made", "blind_nils")],
-    "smudge": [("Bids made", "bids_made", "bids"), ("Smudges made", "smudges_made", "smudge_bids")],
-    "trumps": [("Contracts made", "contracts_made", "contracts"),
-               ("Doubled contracts made", "doubled_made", "doubled_contracts")],
-    "thieving_stink": [("Held the trump stack", "stack_holds", "hands")],
-}
-# Per game type: (label, rate name, unit) for rates that are not successes.
-FIGURE_AVERAGES = {
-    "spades": [("Bags per hand", "bags_per_hand", "")],
-    "thieving_stink": [("Average stack held", "average_stack", " cards")],
-}
 
 
 def ratio(made: int, tried: int) -> str:
@@ -40,12 +25,14 @@ def ratio(made: int, tried: int) -> str:
 
 
 def figure_lines(figures: dict[str, Any]) -> list[tuple[str, str]]:
-    counts, rates, kind = figures["counts"], figures["rates"], figures["game_type"]
+    """The player's figures in words, as the game's ruleset names them: successes first, then averages."""
+    counts = {**figures["counts"], "hands": figures["hands"]}
+    rates = ruleset_class(figures["game_type"]).figure_rates
     lines = [("Hands played", str(figures["hands"]))]
-    lines += [(label, ratio(counts.get(made, 0), figures["hands"] if tried == "hands" else counts.get(tried, 0)))
-              for label, made, tried in FIGURE_LINES.get(kind, ())]
-    lines += [(label, f"{rates[name]:g}{unit}") for label, name, unit in FIGURE_AVERAGES.get(kind, ())
-              if rates.get(name) is not None]
+    lines += [(rate.label, ratio(counts.get(rate.part, 0), counts.get(rate.whole, 0)))
+              for rate in rates if not rate.average]
+    lines += [(rate.label, f"{figures['rates'][rate.name]:g}{rate.unit}")
+              for rate in rates if rate.average and figures["rates"].get(rate.name) is not None]
     return lines
 
 
@@ -61,7 +48,8 @@ def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
         key = (row["league"]["id"], row["game_type"])
         if key not in cards:
             cards[key] = {"league": row["league"], "game_type": row["game_type"], "rating": None, "results": None,
-                          "figures": [], "name": GAME_TYPE_NAMES.get(row["game_type"], row["game_type"])}
+                          "figures": [], "name": game_type_name(row["game_type"]),
+                          "in_matches": ruleset_class(row["game_type"]).match_games > 0}
         return cards[key]
 
     for rating in ratings:
@@ -72,7 +60,7 @@ def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
     for row in results:
         card(row)["results"] = {**row, "rate_pct": round(100 * row["win_rate"])}
     return sorted(cards.values(), key=lambda entry: (entry["league"]["name"], entry["league"]["id"],
-                                                     GAME_TYPES.index(entry["game_type"])))
+                                                     game_order(entry["game_type"])))
 
 
 def player_detail(request, player_id: int):
@@ -99,4 +87,4 @@ def player_won(game: Game, player_id: int) -> bool | None:
     if game.status != Game.Status.FINISHED:
         return None
     seat = next(seat for seat, pk in game.seat_ids.items() if pk == player_id)
-    return bool(game.winner) and get_ruleset(game.game_type, game.options).side_of(seat) == game.winner
+    return bool(game.winner) and game.ruleset.side_of(seat) == game.winner

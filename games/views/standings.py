@@ -9,8 +9,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.models import GAME_TYPE_CHOICES, League
-from games.standings.selectors import league_standings
+from games.models import League
+from games.rules import RULESETS, rulesets
+from games.standings.selectors import in_matches, league_standings
 
 
 def by_name(entry: dict[str, Any]) -> str:
@@ -70,16 +71,17 @@ def standings_view(*, league: League, game_type: str | None, sort: str,
     """
     data = league_standings(league=league)
     tables = {table["game_type"]: table for table in data["game_types"]}
-    chosen = game_type if game_type in dict(GAME_TYPE_CHOICES) else next(iter(tables), GAME_TYPE_CHOICES[0][0])
+    chosen = game_type if game_type in RULESETS else next(iter(tables), next(iter(RULESETS)))
     table = tables.get(chosen, {"players": [], "partnerships": []})
     computed_at = data["computed_at"]
     updating = latest_finish is not None and (computed_at is None or computed_at < latest_finish)
     return {
         "game_type": chosen,
-        "tabs": [{"code": code, "name": name, "has_results": code in tables} for code, name in GAME_TYPE_CHOICES],
+        "tabs": [{"code": ruleset.game_type, "name": ruleset.name, "has_results": ruleset.game_type in tables,
+                  "current": chosen == ruleset.game_type} for ruleset in rulesets()],
         "players": ordered(table["players"], sort, players=True),
         "partnerships": ordered(table["partnerships"], sort, players=False),
         "computed_at": computed_at,
         "updating": updating,
-        "trumps": chosen == "trumps",
+        "matches": in_matches(chosen),
     }

@@ -1,10 +1,9 @@
-"""The table page: the scoreboard, the hand entry form, the history and the chart of one game; a casual game's
-scorekeepers."""
+"""The table page: the scoreboard, the hand entry form, the history and the chart of one game; recording,
+correcting and undoing hands, abandoning the game; a casual game's scorekeepers."""
 
 from __future__ import annotations
 
 import time
-import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,25 +14,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import policy, selectors, services
-from games.errors import (
-    GameClosed,
-    HandConflict,
-    IdempotencyInFlight,
-    IdempotencyMismatch,
-    InvalidInput,
-    NotAllowed,
-    ServiceError,
-)
-from games.forms import ScorekeeperForm, hand_form_class
-from games.rules import InvalidHand
+from games.errors import HandConflict, IdempotencyInFlight, IdempotencyMismatch
+from games.forms import ConfirmForm, ScorekeeperForm, UndoForm, hand_form_class
 
-from .common import board, game_title, visible_game_or_404
+from .common import board, game_title, scorable_game_or_403, submitted, visible_game_or_404
 
 # A second tap arriving while the first is still being stored waits for it (at most this long).
 IN_FLIGHT_WAIT, IN_FLIGHT_STEP = 5.0, 0.25
 
 
-def table_context(request, game, *, form=None, status_message: str = "", scorekeeper_form=None):
+def table_context(request, game, *, form=None, scorekeeper_form=None):
     can_score = policy.can_score_game(request.user, game)
     hands = selectors.game_hands(game=game)
     context = board(game, hands, corrected=selectors.game_corrected_numbers(game=game))
@@ -41,7 +31,7 @@ def table_context(request, game, *, form=None, status_message: str = "", scoreke
         form = hand_form_class(game.game_type)(game=game)
     choosing = policy.can_choose_scorekeepers(request.user, game)
     context.update(
-        title=game_title(game), can_score=can_score, form=form, status_message=status_message,
+        title=game_title(game), can_score=can_score, form=form,
         hand_template=hand_form_class(game.game_type).template_name_hand,
         rematch_url=rematch_url(game),
         scorekeeper_form=(scorekeeper_form or ScorekeeperForm()) if choosing else None,
@@ -70,28 +60,22 @@ def game_scorekeepers(request, game_id: int):
     if not policy.can_choose_scorekeepers(request.user, game):
         raise PermissionDenied("Only the player who started this casual game can choose its scorekeepers.")
     form = ScorekeeperForm(request.POST)
-    if form.is_valid():
-        try:
-            services.game_set_scorekeeper(game=game, user=form.user, allowed=form.allowed, by=request.user)
-        except NotAllowed as error:
-            raise PermissionDenied(error.message) from None
-        except InvalidInput as error:
-            form.add_error(None, error.message)
-        else:
-            name = form.cleaned_data["username"]
-            messages.success(request, f"{name} can now keep score in this game." if form.allowed
-                             else f"{name} no longer keeps score in this game.")
-            return redirect(reverse("table", args=[game.pk]) + "#scorekeepers")
+    if form.is_valid() and submitted(form, services.game_set_scorekeeper, game=game, user=form.user,
+                                     allowed=form.allowed, by=request.user):
+        name = form.cleaned_data["username"]
+        messages.success(request, f"{name} can now keep score in this game." if form.allowed
+                         else f"{name} no longer keeps score in this game.")
+        return redirect(reverse("table", args=[game.pk]) + "#scorekeepers")
     return render(request, "games/table.html", table_context(request, game, scorekeeper_form=form), status=400)
 
 
-def record_once(*, game, record, by, expected_number, key):
+def record_once(*, game, record, by, expected_number, idempotency_key):
     """Record the hand; a repeat of a request still being stored waits for the first one's result."""
     deadline = time.monotonic() + IN_FLIGHT_WAIT
     while True:
         try:
             return services.hand_record(game=game, record=record, by=by, expected_number=expected_number,
-                                        idempotency_key=key or None)
+                                        idempotency_key=idempotency_key or None)
         except IdempotencyInFlight:
             if time.monotonic() > deadline:
                 raise
@@ -101,83 +85,61 @@ def record_once(*, game, record, by, expected_number, key):
 @login_required
 @require_POST
 def hand_record(request, game_id: int):
-    game = visible_game_or_404(request, game_id)
-    if not policy.can_score_game(request.user, game):
-        raise PermissionDenied("You cannot keep score in this game.")
+    game = scorable_game_or_403(request, game_id)
     form = hand_form_class(game.game_type)(request.POST, game=game)
-    status = 400
     if form.is_valid():
-        key = form.cleaned_data.get("idempotency_key") or ""
-        try:
-            result = record_once(game=game, record=form.to_record(), by=request.user,
-                                 expected_number=form.cleaned_data.get("expected_number"), key=key)
-        except InvalidHand as error:
-            form.add_engine_error(error)
-        except HandConflict as error:
-            status = 409
-            form = fresh_after_conflict(request, game, error)
-        except IdempotencyMismatch:
-            status = 409
-            form = hand_form_class(game.game_type)(request.POST.dict() | fresh_keys(game), game=game)
-            form.is_valid()
-            form.add_error(None, "This form was already used for a hand that is now recorded. Check the history, "
-                                 "then send this hand again if it is a new one.")
-        except IdempotencyInFlight:
-            messages.info(request, "Your hand is still being recorded; it will appear in a moment.")
-            return redirect("table", game_id=game.pk)
-        except (GameClosed, InvalidInput) as error:
-            form.add_engine_error(error)
-        except NotAllowed as error:
-            raise PermissionDenied(error.message) from None
-        else:
+        result = submitted(form, record_once, game=game, record=form.to_record(), by=request.user,
+                           expected_number=form.cleaned_data.get("expected_number"),
+                           idempotency_key=form.cleaned_data.get("idempotency_key"))
+        if result is not None:
             number = result.payload["number"]
             messages.success(request, f"Hand {number} recorded.")
             return redirect(reverse("table", args=[game.pk]) + f"#hand-{number}")
-    game = visible_game_or_404(request, game_id)
-    return render(request, "games/table.html", table_context(request, game, form=form), status=status)
-
-
-def fresh_keys(game) -> dict[str, str]:
-    return {"idempotency_key": uuid.uuid4().hex, "expected_number": str(game.hand_count + 1)}
-
-
-def fresh_after_conflict(request, game, error: HandConflict):
-    """Another scorekeeper got there first: keep what was entered, aim it at the new next hand."""
+        if isinstance(form.refusal, HandConflict | IdempotencyMismatch):
+            form = entry_for_next_hand(request, game, form.refusal)
     game.refresh_from_db()
-    form = hand_form_class(game.game_type)(request.POST.dict() | fresh_keys(game), game=game)
+    return render(request, "games/table.html", table_context(request, game, form=form), status=form.status)
+
+
+def entry_for_next_hand(request, game, refusal):
+    """Another hand got there first (or this entry was already recorded): keep what was entered,
+    aimed at the hand that is next now, and say what happened."""
+    game.refresh_from_db()
+    form_class = hand_form_class(game.game_type)
+    fresh = form_class(game=game)
+    data = request.POST.dict() | {name: str(fresh[name].initial) for name in ("idempotency_key", "expected_number")}
+    form = form_class(data, game=game)
     form.is_valid()
-    form.add_error(None, f"Someone else recorded hand {game.hand_count} meanwhile (the scores above include "
-                         f"it). If this is a different hand, send it again as hand {game.hand_count + 1}.")
+    if isinstance(refusal, HandConflict):
+        message = (f"Someone else recorded hand {game.hand_count} meanwhile (the scores above include it). "
+                   f"If this is a different hand, send it again as hand {game.hand_count + 1}.")
+    else:
+        message = ("This form was already used for a hand that is now recorded. Check the history, "
+                   "then send this hand again if it is a new one.")
+    form.add_error(None, message)
+    form.status = 409
     return form
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_correct(request, game_id: int, number: int):
-    game = visible_game_or_404(request, game_id)
-    if not policy.can_score_game(request.user, game):
-        raise PermissionDenied("You cannot keep score in this game.")
+    game = scorable_game_or_403(request, game_id)
     hand = selectors.game_hand(game=game, number=number)
     if hand is None:
         raise Http404("No such hand")
     form_class = hand_form_class(game.game_type)
-    status = 200
     if request.method == "POST":
         form = form_class(request.POST, game=game, with_reason=True)
-        status = 400
-        if form.is_valid():
-            try:
-                services.hand_correct(game=game, number=number, record=form.to_record(), by=request.user,
-                                      reason=form.cleaned_data["reason"])
-            except (InvalidHand, InvalidInput, GameClosed) as error:
-                form.add_engine_error(error)
-            except NotAllowed as error:
-                raise PermissionDenied(error.message) from None
-            else:
-                messages.success(request, f"Hand {number} corrected.")
-                return redirect(reverse("table", args=[game.pk]) + f"#hand-{number}")
+        if form.is_valid() and submitted(form, services.hand_correct, game=game, number=number,
+                                         record=form.to_record(), by=request.user,
+                                         reason=form.cleaned_data["reason"]):
+            messages.success(request, f"Hand {number} corrected.")
+            return redirect(reverse("table", args=[game.pk]) + f"#hand-{number}")
+        status = form.status
     else:
         form = form_class(initial=form_class.initial_from_record(hand.record), game=game, with_reason=True)
+        status = 200
     return render(request, "games/correct.html", {
         "game": game, "hand": hand, "form": form, "title": game_title(game),
         "hand_template": form_class.template_name_hand,
@@ -188,48 +150,36 @@ def hand_correct(request, game_id: int, number: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_undo(request, game_id: int):
-    game = visible_game_or_404(request, game_id)
-    if not policy.can_score_game(request.user, game):
-        raise PermissionDenied("You cannot keep score in this game.")
-    hand = selectors.game_hand(game=game, number=game.hand_count) if game.hand_count else None
-    error = ""
-    status = 200
+    game = scorable_game_or_403(request, game_id)
+    form, status, changed = UndoForm(), 200, False
     if request.method == "POST":
-        number = request.POST.get("number", "")
-        try:
-            # The number shown on the page: refused if another hand has become the last one meanwhile.
-            services.hand_undo(game=game, by=request.user, reason=request.POST.get("reason", "")[:500],
-                               number=int(number) if number.isdigit() else -1)
-        except HandConflict:
-            error = "The last hand has changed since this page was shown; check it again before undoing."
-            status = 409
-        except ServiceError as exc:
-            error, status = exc.message, 400
-        else:
-            messages.success(request, f"Hand {number} undone.")
+        form = UndoForm(request.POST)
+        # The number shown on the page: refused if another hand has become the last one meanwhile.
+        if form.is_valid() and submitted(form, services.hand_undo, game=game, by=request.user,
+                                         reason=form.cleaned_data["reason"], number=form.cleaned_data["number"]):
+            messages.success(request, f"Hand {form.cleaned_data['number']} undone.")
             return redirect("table", game_id=game.pk)
+        status, changed = form.status, isinstance(form.refusal, HandConflict)
         game.refresh_from_db()
-        hand = selectors.game_hand(game=game, number=game.hand_count) if game.hand_count else None
+        if changed:
+            form = UndoForm()  # shown again for the hand that is last now
+    hand = selectors.game_hand(game=game, number=game.hand_count) if game.hand_count else None
+    if hand is not None and not form.is_bound:
+        form.initial = {"number": hand.number}
     names = {seat: player.name for seat, player in game.seats.items()}
     entry = hand_form_class(game.game_type).describe(hand.record, hand.details or {}, names) if hand else ""
-    return render(request, "games/undo.html", {"game": game, "hand": hand, "entry": entry, "error": error,
-                                               "title": game_title(game)}, status=status)
+    return render(request, "games/undo.html", {"game": game, "hand": hand, "entry": entry, "form": form,
+                                               "changed": changed, "title": game_title(game)}, status=status)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_abandon(request, game_id: int):
-    game = visible_game_or_404(request, game_id)
-    if not policy.can_score_game(request.user, game):
-        raise PermissionDenied("You cannot keep score in this game.")
-    error, status = "", 200
-    if request.method == "POST":
-        try:
-            services.game_abandon(game=game, by=request.user)
-        except ServiceError as exc:
-            error, status = exc.message, 400
-        else:
-            messages.success(request, "Game abandoned.")
-            return redirect("table", game_id=game.pk)
-    return render(request, "games/abandon.html", {"game": game, "error": error, "title": game_title(game)},
-                  status=status)
+    game = scorable_game_or_403(request, game_id)
+    form = ConfirmForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid() and submitted(form, services.game_abandon, game=game,
+                                                                  by=request.user):
+        messages.success(request, "Game abandoned.")
+        return redirect("table", game_id=game.pk)
+    return render(request, "games/abandon.html", {"game": game, "form": form, "title": game_title(game)},
+                  status=form.status if form.refusal else 200)

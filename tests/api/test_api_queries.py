@@ -44,7 +44,7 @@ def test_match_list_queries_do_not_grow(client_for, owner, seats, matches, djang
     from games.services import match_start
 
     for _ in range(matches):
-        match_start(seats=seats, by=owner)
+        match_start(game_type="trumps", seats=seats, by=owner)
     client = client_for(owner)
     with django_assert_max_num_queries(5):
         response = client.get("/api/v1/matches/")

@@ -69,7 +69,7 @@ def table(owner, member, league, players, seats, spades):
     from games.standings.services import league_standings_recompute
 
     hand_record(game=spades, record=SPADES_HAND, by=owner)
-    match = match_start(seats=seats, by=owner, league=league)
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league)
     # A finished game, so that standings, ratings and figures have something in them.
     finished = game_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
     hand_record(game=finished, record=TRUMPS_MADE, by=owner)

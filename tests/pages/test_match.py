@@ -12,7 +12,7 @@ MADE = {"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False, "redoubl
 
 
 def test_match_page_through_three_games(client, owner, seats, league):
-    match = match_start(seats=seats, by=owner, league=league, options={"target": 5})
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
     for number in (1, 2, 3):
         game = Game.objects.get(match=match, match_game_number=number)
         hand_record(game=game, record=MADE, by=owner)
@@ -26,21 +26,21 @@ def test_match_page_through_three_games(client, owner, seats, league):
 
 
 def test_match_in_progress_links_to_the_current_game(client, owner, seats):
-    match = match_start(seats=seats, by=owner)
+    match = match_start(game_type="trumps", seats=seats, by=owner)
     response = client.get(reverse("match", args=[match.pk]))
     assert response.context["current"].match_game_number == 1
     assert "to come" in response.content.decode()
 
 
 def test_table_page_links_to_its_match(owner_client, owner, seats):
-    match = match_start(seats=seats, by=owner)
+    match = match_start(game_type="trumps", seats=seats, by=owner)
     game = match.games.get()
     assert reverse("match", args=[match.pk]) in owner_client.get(reverse("table", args=[game.pk])).content.decode()
 
 
 def test_private_match_is_404_for_strangers(signed_in, stranger, owner, seats):
     private = league_create(name="Secret", by=owner, is_public=False)
-    match = match_start(seats=seats, by=owner, league=private)
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=private)
     assert signed_in(stranger).get(reverse("match", args=[match.pk])).status_code == 404
 
 
@@ -50,7 +50,7 @@ def test_unknown_match_is_404(client):
 
 @pytest.mark.parametrize("finished_games", [0, 2])
 def test_match_page_queries_are_fixed(client, owner, seats, finished_games, django_assert_max_num_queries):
-    match = match_start(seats=seats, by=owner, options={"target": 5})
+    match = match_start(game_type="trumps", seats=seats, by=owner, options={"target": 5})
     for number in range(1, finished_games + 1):
         hand_record(game=Game.objects.get(match=match, match_game_number=number), record=MADE, by=owner)
     with django_assert_max_num_queries(4):

@@ -82,7 +82,7 @@ def test_a_refused_game_leaves_no_new_player_behind(owner_client, players, monke
     def refuse(**kwargs):
         raise InvalidInput("a player can sit in only one seat", field="seats")
 
-    monkeypatch.setattr("games.services.game_start", refuse)
+    monkeypatch.setattr("games.services.tables.game_start", refuse)
     data = seat_data(players, **spades_options())
     data["seat_W"], data["new_W"] = "", "Eve"
     response = owner_client.post(URL + "?type=spades", data)

@@ -134,3 +134,18 @@ def test_undo_of_the_only_hand_returns_to_the_start(start_game, owner):
 def test_undo_with_no_hands_is_refused(start_game, owner):
     with pytest.raises(InvalidInput, match="no hand to undo"):
         hand_undo(game=start_game("spades"), by=owner)
+
+
+@pytest.mark.django_db
+def test_a_partial_correction_is_merged_into_the_record_as_stored_when_it_is_made(owner, start_game):
+    """Corrections of different fields, each giving only its own, keep one another (the merge is
+    done under the game's lock, not from a copy read earlier)."""
+    game = start_game("trumps")
+    hand_record(game=game, record={"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False,
+                                   "redoubled": False, "tricks": 8}, by=owner)
+    hand_correct(game=game, number=1, record={"tricks": 9}, by=owner, reason="one more trick", merge=True)
+    hand_correct(game=game, number=1, record={"trump": "spades"}, by=owner, reason="it was spades", merge=True)
+    assert Hand.objects.get(game=game, number=1).record == {
+        "declarer": "N", "bid": 7, "trump": "spades", "doubled": False, "redoubled": False, "tricks": 9}
+    game.refresh_from_db()
+    assert game.totals == {"NS": 7, "EW": 0}

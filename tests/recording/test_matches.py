@@ -20,7 +20,7 @@ def seating(game: Game) -> dict[str, str]:
 
 @pytest.fixture
 def match(league, owner, seats):
-    return match_start(seats=seats, league=league, by=owner)
+    return match_start(game_type="trumps", seats=seats, league=league, by=owner)
 
 
 def test_game_one_is_seated_as_given(match):

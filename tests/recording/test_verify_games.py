@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Game, Hand
-from games.rules.sample import random_hand
+from games.rules import random_hand
 from games.services import hand_record
 
 

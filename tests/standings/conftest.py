@@ -103,5 +103,5 @@ def cutthroat(game_id: int, seats: tuple[int, int, int, int], totals: tuple[int,
 
 
 def match(match_id: int, totals: dict[int, int], winners: set[int], *, minutes: int) -> MatchOutcome:
-    return MatchOutcome(match_id=match_id, finished_at=START + timedelta(minutes=minutes),
+    return MatchOutcome(match_id=match_id, game_type="trumps", finished_at=START + timedelta(minutes=minutes),
                         player_totals=totals, winners=frozenset(winners))

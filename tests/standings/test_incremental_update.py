@@ -109,7 +109,7 @@ def test_a_trumps_match_is_folded_in_game_by_game(computed, owner, seats, player
     league = computed
     play_game("trumps", winner="EW")
     update(league)
-    match = match_start(seats=seats, by=owner, league=league, options={"target": 5})
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
     for _ in range(3):
         game = match.games.order_by("-match_game_number").first()
         hand_record(game=game, record=ONE_HAND["trumps"]["NS"], by=owner)

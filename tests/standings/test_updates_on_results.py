@@ -56,7 +56,7 @@ def test_a_finished_trumps_match_adds_match_figures(league, players, owner, seat
     from games.services import hand_record
 
     with django_capture_on_commit_callbacks(execute=True):
-        match = match_start(seats=seats, by=owner, league=league, options={"target": 5})
+        match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
         for _ in range(3):  # NS wins each game 5 to 0; the seats rotate between games
             game = match.games.order_by("-match_game_number").first()
             hand_record(game=game, record=ONE_HAND["trumps"]["NS"], by=owner)

@@ -49,7 +49,7 @@ def club(league, owner, seats, players, make_user):
     done = game_start(game_type="thieving_stink", seats=seats, by=owner, league=league, options={"target": 250})
     for _ in range(3):
         hand_record(game=done, record=STINK, by=owner)
-    match = match_start(seats=seats, by=owner, league=league, options={"target": 10})
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 10})
     hand_record(game=Game.objects.get(match=match), record=TRUMPS, by=owner)
     return {"live": live, "done": done}
 

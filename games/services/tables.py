@@ -1,0 +1,47 @@
+"""Starting play at a table: the players (some of them new), then a game or a match, in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from games.errors import InvalidInput
+from games.models import Game, League
+from games.rules import SEATS
+
+from .games import game_start
+from .leagues import player_create
+from .matches import match_start
+
+
+@transaction.atomic
+def table_start(
+    *,
+    game_type: str,
+    seats: Mapping[str, int | str],
+    by,
+    league: League | None = None,
+    options: Mapping[str, Any] | None = None,
+    as_match: bool = False,
+) -> Game:
+    """Seat the table and start its game: each seat holds a player id, or the name of a new player.
+
+    ``as_match`` starts a match (for games played in matches) and returns its first game. A refusal
+    (a rule option, a seat, a permission) leaves nothing behind: no new player is kept.
+    """
+    seated: dict[str, Any] = {}
+    for seat in SEATS:
+        choice = seats.get(seat) if isinstance(seats, Mapping) else None
+        if isinstance(choice, str):
+            try:
+                seated[seat] = player_create(name=choice, by=by).pk
+            except InvalidInput as error:
+                raise InvalidInput(error.message, field=f"seats.{seat}") from None
+        else:
+            seated[seat] = choice
+    if as_match:
+        match = match_start(game_type=game_type, seats=seated, by=by, league=league, options=options)
+        return match.games.get(match_game_number=1)
+    return game_start(game_type=game_type, seats=seated, by=by, league=league, options=options)

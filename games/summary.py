@@ -1,0 +1,107 @@
+"""Where a game stands, derived once from its row: the summary every door shows.
+
+The table page, the home page's rows, the spectator board, the API and the responses stored for
+idempotent retries all read a game's totals, extras, status, winner, next dealer and sides from
+:func:`game_summary`, so that no two places work them out differently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.models import Game
+from games.rules import Extra, GameState
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    """One side (a partnership, or a seat playing alone): its seats, total, extras, and whether it won."""
+
+    key: str
+    seats: tuple[str, ...]
+    total: int
+    extras: tuple[tuple[Extra, int], ...]
+    winner: bool
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: int
+    game_type: str
+    status: str
+    hand_count: int
+    totals: dict[str, int]
+    # Every extra the game keeps ({"bags": {"NS": 3, "EW": 1}} in Spades), by name.
+    extras: dict[str, dict[str, int]]
+    winner: str | None
+    next_dealer: str
+    sides: tuple[SideSummary, ...]
+
+    @property
+    def next_number(self) -> int:
+        return self.hand_count + 1
+
+    @property
+    def in_progress(self) -> bool:
+        return self.status == Game.Status.IN_PROGRESS
+
+    @property
+    def finished(self) -> bool:
+        return self.status == Game.Status.FINISHED
+
+    @property
+    def abandoned(self) -> bool:
+        return self.status == Game.Status.ABANDONED
+
+    def as_payload(self) -> dict[str, Any]:
+        """The game in the shape the API shows in hand results and conflicts (extras by name, e.g. ``bags``)."""
+        return {
+            "game": self.game_id,
+            "status": self.status,
+            "hand_count": self.hand_count,
+            "totals": dict(self.totals),
+            "winner": self.winner,
+            "next_dealer": self.next_dealer,
+            **{name: dict(values) for name, values in self.extras.items()},
+        }
+
+
+def game_state(game: Game) -> GameState:
+    """The engine's state of the game, resumed from the totals stored on its row (no hands read)."""
+    return game.ruleset.resume(
+        totals=game.totals,
+        extras=game.extras,
+        hands_played=game.hand_count,
+        finished=game.status == Game.Status.FINISHED,
+        winner=game.winner or None,
+    )
+
+
+def game_summary(game: Game) -> GameSummary:
+    """The summary of a game row (no query)."""
+    ruleset = game.ruleset
+    state = game_state(game)
+    extras = {name: {side: int(count) for side, count in values.items()} for name, values in state.extras.items()}
+    winner = state.winner if game.status == Game.Status.FINISHED else None
+    sides = tuple(
+        SideSummary(
+            key=side,
+            seats=ruleset.seats_of(side),
+            total=state.totals[side],
+            extras=tuple((extra, extras.get(extra.name, {}).get(side, 0)) for extra in ruleset.extras_shown),
+            winner=winner == side,
+        )
+        for side in ruleset.sides
+    )
+    return GameSummary(
+        game_id=game.pk,
+        game_type=game.game_type,
+        status=str(game.status),
+        hand_count=game.hand_count,
+        totals=dict(state.totals),
+        extras=extras,
+        winner=winner,
+        next_dealer=state.next_dealer,
+        sides=sides,
+    )
