@@ -20,7 +20,6 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.errors import (
     GameClosed,
     HandConflict,
-    IdempotencyInFlight,
     IdempotencyMismatch,
     InvalidInput,
     NotAllowed,
@@ -104,9 +103,6 @@ def domain_response(exc: Exception) -> Response | None:
     if isinstance(exc, IdempotencyMismatch):
         return Response(error_body(exc.message, "idempotency_mismatch"),
                         status=status.HTTP_422_UNPROCESSABLE_ENTITY)
-    if isinstance(exc, IdempotencyInFlight):
-        return Response(error_body(exc.message, "idempotency_in_flight"), status=status.HTTP_409_CONFLICT,
-                        headers={"Retry-After": str(exc.retry_after)})
     return Response(error_body(exc.message, "error"), status=status.HTTP_400_BAD_REQUEST)
 
 

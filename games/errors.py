@@ -11,8 +11,8 @@ from typing import Any
 
 from games.rules.errors import DomainError
 
-__all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyInFlight", "IdempotencyMismatch",
-           "InvalidInput", "NotAllowed", "ServiceError"]
+__all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyMismatch", "InvalidInput", "NotAllowed",
+           "ServiceError"]
 
 
 class ServiceError(DomainError):
@@ -40,10 +40,4 @@ class HandConflict(ServiceError):
 
 
 class IdempotencyMismatch(ServiceError):
-    """The same idempotency key was sent earlier with a different hand."""
-
-
-class IdempotencyInFlight(ServiceError):
-    """The first request with this key is still being recorded; retry shortly."""
-
-    retry_after = 1
+    """The same idempotency key was sent earlier with a different request."""

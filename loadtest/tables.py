@@ -55,7 +55,6 @@ class Table:
     duplicates: int = 0
     races: int = 0
     recovered: int = 0  # hands whose first try failed (no answer or 5xx) and a retry stored once
-    waited_in_flight: float = 0.0  # seconds spent honouring Retry-After
 
 
 def start_games(api: Api, *, tables: int, league_id: int, players: list[int], targets: dict[str, int],
@@ -103,14 +102,6 @@ class Player:
                 self.note(reply, what)
             if reply.failed:
                 failed_before = True
-            elif reply.status == 409 and reply.code == "idempotency_in_flight":
-                wait = float(reply.headers.get("retry-after", "1") or 1)
-                self.table.waited_in_flight += wait
-                if time.monotonic() + wait > self.deadline:
-                    return reply
-                time.sleep(wait)
-                reply = None
-                continue
             else:
                 if failed_before and reply.status == 201:
                     self.table.recovered += 1
@@ -136,10 +127,9 @@ class Player:
             self.note(reply, what)
         created = [reply for reply in answers if reply.status == 201]
         for reply in answers:
-            if reply.status not in (201, 409) and not reply.failed:
+            # The second waits for the first (on the game's row lock) and gets its answer.
+            if reply.status != 201 and not reply.failed:
                 self.table.problems.append(f"{what}: a racing request got {reply.status} {reply.body}")
-            if reply.status == 409 and reply.code != "idempotency_in_flight":
-                self.table.problems.append(f"{what}: a racing request got 409 {reply.code}")
         if len(created) == 2 and created[0].body != created[1].body:
             self.table.problems.append(f"{what}: two racing requests with one key got different answers")
         # Settle it the way a phone would: send again until there is a definite answer.
@@ -224,7 +214,6 @@ def summary(tables: list[Table]) -> dict[str, Any]:
         "duplicates": sum(table.duplicates for table in tables),
         "races": sum(table.races for table in tables),
         "recovered": sum(table.recovered for table in tables),
-        "waited_in_flight": round(sum(table.waited_in_flight for table in tables), 1),
         "server_errors": sum(len(table.server_errors) for table in tables),
         "problems": [problem for table in tables for problem in table.problems],
         "max_latency": round(max(latencies, default=0.0), 3),

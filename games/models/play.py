@@ -244,22 +244,24 @@ class HandRevision(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The first result of a hand submission, so a retried request gets it back instead of a second hand."""
+    """The first answer to a write sent with an idempotency key, so a retry gets it back instead of a second write.
 
-    class State(models.TextChoices):
-        IN_FLIGHT = "in_flight", "In flight"
-        DONE = "done", "Done"
+    A key belongs to a user and a ``scope``: what it was used for (``game:5:hands`` for recording hands in
+    game 5, ``games`` for starting games...). The answer is stored in the same transaction as the write
+    (``games.idempotency``), so the two are committed together or not at all.
+    """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    scope = models.CharField(max_length=80)
     key = models.CharField(max_length=200)
     request_hash = models.CharField(max_length=64)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.IN_FLIGHT)
-    result = models.JSONField(null=True, blank=True)
+    result = models.JSONField()
+    # The game the write concerned, if any: its keys go when it does.
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "game", "key"], name="one_result_per_key")]
+        constraints = [models.UniqueConstraint(fields=["user", "scope", "key"], name="one_answer_per_key")]
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.state}) for {self.game}"
+        return f"{self.key} ({self.scope})"

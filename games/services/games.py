@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import GameClosed, InvalidInput, NotAllowed
+from games.idempotency import once
 from games.models import Game, League, Match, Player
 from games.rules import RULES_VERSION, SEATS, ruleset_class
 from games.summary import game_summary
@@ -47,7 +48,6 @@ def seat_players(seats: Mapping[str, Any]) -> dict[str, Player]:
     return {seat: players[pk] for seat, pk in ids.items()}
 
 
-@transaction.atomic
 def game_start(
     *,
     game_type: str,
@@ -56,19 +56,30 @@ def game_start(
     league: League | None = None,
     options: Mapping[str, Any] | None = None,
     first_dealer: str | None = None,
-    match: Match | None = None,
-    match_game_number: int | None = None,
+    idempotency_key: str | None = None,
 ) -> Game:
-    """Start a game: the engine checks the options and fills in every default."""
+    """Start a game: the engine checks the options and fills in every default.
+
+    A retry with the same ``idempotency_key`` starts nothing more and gets the game the first started.
+    """
+    request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
+               "options": options, "first_dealer": first_dealer}
+    game, answer, replayed = once(
+        user=by, scope="games", key=idempotency_key, request=request, answer=lambda started: {"game": started.pk},
+        write=lambda: start(game_type=game_type, seats=seats, by=by, league=league, options=options,
+                            first_dealer=first_dealer),
+    )
+    return Game.objects.get(pk=answer["game"]) if replayed else game
+
+
+@transaction.atomic
+def start(*, game_type, seats, by, league, options, first_dealer) -> Game:
     if not policy.can_start_game(by, league):
         raise NotAllowed("only the league's owners and scorekeepers can start its games")
     chosen = league_options(league, game_type, options)
     if first_dealer is not None:
         chosen["first_dealer"] = first_dealer
-    return new_game(
-        game_type=game_type, players=seat_players(seats), by=by, league=league, options=chosen,
-        match=match, match_game_number=match_game_number,
-    )
+    return new_game(game_type=game_type, players=seat_players(seats), by=by, league=league, options=chosen)
 
 
 def new_game(*, game_type, players: Mapping[str, Player], by, league, options, match=None,
@@ -93,8 +104,27 @@ def new_game(*, game_type, players: Mapping[str, Player], by, league, options, m
     )
 
 
+def keyed_game_write(*, game: Game, by, action: str, key: str | None, request: Any, write) -> Game:
+    """A change to a game (correct, undo, abandon) done at most once per idempotency key; the game after it.
+
+    The game's row is locked first, so a retry racing the first request waits for it and gets its answer.
+    """
+    def lock() -> None:
+        Game.objects.select_for_update(of=("self",)).only("pk").get(pk=game.pk)
+
+    changed, _, replayed = once(user=by, scope=f"game:{game.pk}:{action}", key=key, request=request, write=write,
+                                answer=lambda result: {"game": result.pk}, lock=lock)
+    return Game.objects.select_related("league").get(pk=game.pk) if replayed else changed
+
+
+def game_abandon(*, game: Game, by, idempotency_key: str | None = None) -> Game:
+    """Stop a game for good. A retry with the same ``idempotency_key`` gets the abandoned game."""
+    return keyed_game_write(game=game, by=by, action="abandon", key=idempotency_key, request={},
+                            write=lambda: abandon(game=game, by=by))
+
+
 @transaction.atomic
-def game_abandon(*, game: Game, by) -> Game:
+def abandon(*, game: Game, by) -> Game:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if not policy.can_score_game(by, game):
         raise NotAllowed("you cannot keep score in this game")

@@ -3,42 +3,36 @@
 A hand is checked and scored by the rules engine against the game so far, then stored in
 one transaction with the game row locked, so two phones entering the same hand can never
 both succeed. Cached totals on the game always equal a replay of its stored hands.
+
+A write sent with an idempotency key stores its answer in the same transaction (``games.idempotency``):
+a retry gets that answer back, and a request that fails leaves its key free at once.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import events, policy
-from games.errors import (
-    GameClosed,
-    HandConflict,
-    IdempotencyInFlight,
-    IdempotencyMismatch,
-    InvalidInput,
-    NotAllowed,
-)
-from games.models import Game, Hand, HandRevision, IdempotencyRecord
+from games.errors import GameClosed, HandConflict, InvalidInput, NotAllowed
+from games.idempotency import fingerprint, remember_answer, stored_answer
+from games.models import Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
 from games.summary import game_state
 
-from .games import game_snapshot
+from .games import game_snapshot, keyed_game_write
 from .matches import match_refresh
 
-logger = logging.getLogger(__name__)
-
-# A claim on an idempotency key older than this is taken to be from a request that died.
-STALE_CLAIM = timedelta(seconds=30)
 APPEND_ATTEMPTS = 3
+
+
+def hands_scope(game: Game) -> str:
+    """Where the keys of hands recorded in this game live."""
+    return f"game:{game.pk}:hands"
 
 
 @dataclass(frozen=True)
@@ -70,11 +64,6 @@ def hand_payload(hand: Hand, game: Game) -> dict[str, Any]:
     }
 
 
-def request_hash(record: Any, expected_number: int | None) -> str:
-    canonical = json.dumps({"record": record, "expected_number": expected_number}, sort_keys=True)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
 def apply_state(game: Game, state: GameState) -> None:
     """Copy a state's totals, status and winner onto the game row (the caller saves it)."""
     game.totals = plain(state.totals)
@@ -95,12 +84,17 @@ GAME_STATE_FIELDS = ["totals", "extras", "hand_count", "status", "winner", "fini
 
 
 def lock_game(game: Game, by) -> Game:
+    """The game's row, locked until the transaction ends, if ``by`` may change it."""
     locked = Game.objects.select_for_update(of=("self",)).select_related("league").get(pk=game.pk)
-    if not policy.can_score_game(by, locked):
-        raise NotAllowed("you cannot keep score in this game")
-    if locked.status == Game.Status.ABANDONED:
-        raise GameClosed("the game was abandoned; it cannot be changed")
+    check_writable(locked, by)
     return locked
+
+
+def check_writable(game: Game, by) -> None:
+    if not policy.can_score_game(by, game):
+        raise NotAllowed("you cannot keep score in this game")
+    if game.status == Game.Status.ABANDONED:
+        raise GameClosed("the game was abandoned; it cannot be changed")
 
 
 # --- recording -------------------------------------------------------------------------------------
@@ -119,69 +113,15 @@ def hand_record(
     ``expected_number``: the number the scorekeeper's screen expects this hand to get; if another
     hand got there first, :class:`HandConflict` carries the game as it now stands.
     ``idempotency_key``: a retry with the same key and the same hand gets the first result and
-    stores nothing; the same key with a different hand is refused.
+    stores nothing; the same key with a different hand is refused. A retry racing the first request
+    waits for it on the game's row lock.
     """
-    if idempotency_key:
-        claim_hash = request_hash(record, expected_number)
-        stored = claim_idempotency_key(game=game, by=by, key=idempotency_key, claim_hash=claim_hash)
-        if stored is not None:
-            return HandResult(payload=stored, replayed=True)
-    try:
-        result = append_hand(game=game, record=record, by=by, expected_number=expected_number,
-                             idempotency_key=idempotency_key)
-    except BaseException:
-        if idempotency_key:
-            release_claim(game=game, by=by, key=idempotency_key)
-        raise
-    return result
-
-
-def release_claim(*, game: Game, by, key: str) -> None:
-    """The hand was not stored: free the key so the same request can be tried again at once.
-
-    If the database connection itself broke, it is replaced first; should the release still fail,
-    the claim goes stale after ``STALE_CLAIM`` and a retry takes it over then.
-    """
-    if not connection.in_atomic_block and connection.errors_occurred and not connection.is_usable():
-        connection.close()  # the next query opens a fresh one
-    try:
-        IdempotencyRecord.objects.filter(
-            user=by, game=game, key=key, state=IdempotencyRecord.State.IN_FLIGHT
-        ).delete()
-    except DatabaseError:
-        logger.warning("could not release idempotency key %r of game %s", key, game.pk, exc_info=True)
-
-
-def claim_idempotency_key(*, game: Game, by, key: str, claim_hash: str) -> dict[str, Any] | None:
-    """Claim ``key`` for this request, or return the stored result of the request that used it first."""
-    with transaction.atomic():
-        claim, created = IdempotencyRecord.objects.get_or_create(
-            user=by, game=game, key=key, defaults={"request_hash": claim_hash}
-        )
-    if created:
-        return None
-    if claim.request_hash != claim_hash:
-        raise IdempotencyMismatch(
-            "this idempotency key was already used for a different hand", field="idempotency_key"
-        )
-    if claim.state == IdempotencyRecord.State.DONE:
-        return claim.result
-    now = timezone.now()
-    if now - claim.created_at < STALE_CLAIM:
-        raise IdempotencyInFlight("the first request with this idempotency key is still being recorded")
-    # The first request died without finishing; take the claim over, unless another retry just did.
-    taken = IdempotencyRecord.objects.filter(pk=claim.pk, created_at=claim.created_at).update(created_at=now)
-    if not taken:
-        raise IdempotencyInFlight("the first request with this idempotency key is still being recorded")
-    return None
-
-
-def append_hand(*, game, record, by, expected_number, idempotency_key) -> HandResult:
+    request_hash = fingerprint({"record": record, "expected_number": expected_number}) if idempotency_key else ""
     for attempt in range(APPEND_ATTEMPTS):
         try:
             with transaction.atomic():
-                return append_hand_once(game=game, record=record, by=by, expected_number=expected_number,
-                                        idempotency_key=idempotency_key)
+                return append_hand(game=game, record=record, by=by, expected_number=expected_number,
+                                   idempotency_key=idempotency_key, request_hash=request_hash)
         except IntegrityError:
             # Only possible where the row lock is not enforced (SQLite without IMMEDIATE transactions):
             # another hand took this number. The unique constraint kept the table right; try again.
@@ -190,8 +130,14 @@ def append_hand(*, game, record, by, expected_number, idempotency_key) -> HandRe
     raise AssertionError("unreachable")
 
 
-def append_hand_once(*, game, record, by, expected_number, idempotency_key) -> HandResult:
-    locked = lock_game(game, by)
+def append_hand(*, game, record, by, expected_number, idempotency_key, request_hash) -> HandResult:
+    locked = Game.objects.select_for_update(of=("self",)).select_related("league").get(pk=game.pk)
+    if idempotency_key and by.is_authenticated:
+        # Under the lock: a retry of a request still being stored waits for it and finds its answer here.
+        stored = stored_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash)
+        if stored is not None:
+            return HandResult(payload=stored, replayed=True)
+    check_writable(locked, by)
     if expected_number is not None and expected_number != locked.hand_count + 1:
         raise HandConflict(
             f"hand {expected_number} was expected, but the game has {locked.hand_count} hands; "
@@ -217,10 +163,9 @@ def append_hand_once(*, game, record, by, expected_number, idempotency_key) -> H
     if state.finished and locked.match_id:
         match_refresh(match=locked.match)
     payload = hand_payload(hand, locked)
-    if idempotency_key:
-        IdempotencyRecord.objects.filter(user=by, game=locked, key=idempotency_key).update(
-            state=IdempotencyRecord.State.DONE, result=payload
-        )
+    if idempotency_key and by.is_authenticated:
+        remember_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash,
+                        answer=payload, game=locked)
     if state.finished != was_finished:
         events.game_result_changed(locked)
     return HandResult(payload=payload, hand=hand, game=locked)
@@ -242,16 +187,25 @@ def guard_match_order(game: Game, finished_after: bool, winner_after: str) -> No
         )
 
 
-@transaction.atomic
 def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str = "",
-                 merge: bool = False) -> Game:
+                 merge: bool = False, idempotency_key: str | None = None) -> Game:
     """Correct hand ``number`` and re-score it and every hand after it.
 
     ``merge``: ``record`` holds only the fields that change; they are merged into the stored record
     under the game's lock, so two corrections of different fields cannot lose one another.
     Refused, changing nothing, if the correction would make a later hand invalid (a blind nil no
-    longer allowed, a hand played after the game would now have been won).
+    longer allowed, a hand played after the game would now have been won). A retry with the same
+    ``idempotency_key`` changes nothing more.
     """
+    return keyed_game_write(
+        game=game, by=by, action="corrections", key=idempotency_key,
+        request={"number": number, "record": record, "reason": reason, "merge": merge},
+        write=lambda: correct(game=game, number=number, record=record, by=by, reason=reason, merge=merge),
+    )
+
+
+@transaction.atomic
+def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str, merge: bool) -> Game:
     locked = lock_game(game, by)
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= locked.hand_count:
         raise InvalidInput(f"there is no hand {number} in this game", field="number")
@@ -291,13 +245,22 @@ def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reas
     return locked
 
 
-@transaction.atomic
-def hand_undo(*, game: Game, by, reason: str = "", number: int | None = None) -> Game:
+def hand_undo(*, game: Game, by, reason: str = "", number: int | None = None,
+              idempotency_key: str | None = None) -> Game:
     """Take back the last hand; its record is kept in the revision history.
 
     ``number``: the hand the caller means to take back; refused with :class:`HandConflict` unless
-    it is still the last hand (another hand may have been added meanwhile).
+    it is still the last hand (another hand may have been added meanwhile). A retry with the same
+    ``idempotency_key`` takes back nothing more.
     """
+    return keyed_game_write(
+        game=game, by=by, action="undo", key=idempotency_key, request={"number": number, "reason": reason},
+        write=lambda: undo(game=game, by=by, reason=reason, number=number),
+    )
+
+
+@transaction.atomic
+def undo(*, game: Game, by, reason: str, number: int | None) -> Game:
     locked = lock_game(game, by)
     if locked.hand_count == 0:
         raise InvalidInput("there is no hand to undo", field="number")

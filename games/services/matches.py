@@ -11,13 +11,13 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed
+from games.idempotency import once
 from games.models import Game, League, Match, Player
 from games.rules import ruleset_class
 
 from .games import league_options, new_game, seat_players
 
 
-@transaction.atomic
 def match_start(
     *,
     game_type: str,
@@ -26,8 +26,24 @@ def match_start(
     league: League | None = None,
     first_dealer: str | None = None,
     options: Mapping[str, Any] | None = None,
+    idempotency_key: str | None = None,
 ) -> Match:
-    """Start a match: game 1 with the seating given; the next games follow as each finishes."""
+    """Start a match: game 1 with the seating given; the next games follow as each finishes.
+
+    A retry with the same ``idempotency_key`` starts nothing more and gets the match the first started.
+    """
+    request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
+               "options": options, "first_dealer": first_dealer}
+    match, answer, replayed = once(
+        user=by, scope="matches", key=idempotency_key, request=request, answer=lambda made: {"match": made.pk},
+        write=lambda: start_match(game_type=game_type, seats=seats, by=by, league=league, options=options,
+                                  first_dealer=first_dealer),
+    )
+    return Match.objects.get(pk=answer["match"]) if replayed else match
+
+
+@transaction.atomic
+def start_match(*, game_type, seats, by, league, options, first_dealer) -> Match:
     if not policy.can_start_game(by, league):
         raise NotAllowed("only the league's owners and scorekeepers can start its games")
     if not ruleset_class(game_type).match_games:

@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from games.errors import InvalidInput
+from games.idempotency import once
 from games.models import Game, League
 from games.rules import SEATS
 
@@ -16,7 +17,6 @@ from .leagues import player_create
 from .matches import match_start
 
 
-@transaction.atomic
 def table_start(
     *,
     game_type: str,
@@ -25,12 +25,26 @@ def table_start(
     league: League | None = None,
     options: Mapping[str, Any] | None = None,
     as_match: bool = False,
+    idempotency_key: str | None = None,
 ) -> Game:
     """Seat the table and start its game: each seat holds a player id, or the name of a new player.
 
     ``as_match`` starts a match (for games played in matches) and returns its first game. A refusal
-    (a rule option, a seat, a permission) leaves nothing behind: no new player is kept.
+    (a rule option, a seat, a permission) leaves nothing behind: no new player is kept. A retry with
+    the same ``idempotency_key`` (a form sent twice) adds no player and starts nothing more.
     """
+    request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
+               "options": options, "as_match": as_match}
+    game, answer, replayed = once(
+        user=by, scope="games", key=idempotency_key, request=request, answer=lambda started: {"game": started.pk},
+        write=lambda: seat_and_start(game_type=game_type, seats=seats, by=by, league=league, options=options,
+                                     as_match=as_match),
+    )
+    return Game.objects.get(pk=answer["game"]) if replayed else game
+
+
+@transaction.atomic
+def seat_and_start(*, game_type, seats, by, league, options, as_match) -> Game:
     seated: dict[str, Any] = {}
     for seat in SEATS:
         choice = seats.get(seat) if isinstance(seats, Mapping) else None

@@ -13,7 +13,6 @@ from games import policy, selectors
 from games.errors import (
     DomainError,
     HandConflict,
-    IdempotencyInFlight,
     IdempotencyMismatch,
     NotAllowed,
 )
@@ -28,7 +27,7 @@ T = TypeVar("T")
 
 # What a page answers when a write is refused; anything not listed is a 400.
 REFUSAL_STATUS: dict[type[DomainError], int] = {
-    HandConflict: 409, IdempotencyInFlight: 409, IdempotencyMismatch: 409,
+    HandConflict: 409, IdempotencyMismatch: 409,
 }
 
 

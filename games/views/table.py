@@ -3,8 +3,6 @@ correcting and undoing hands, abandoning the game; a casual game's scorekeepers.
 
 from __future__ import annotations
 
-import time
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -14,13 +12,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import policy, selectors, services
-from games.errors import HandConflict, IdempotencyInFlight, IdempotencyMismatch
+from games.errors import HandConflict, IdempotencyMismatch
 from games.forms import ConfirmForm, ScorekeeperForm, UndoForm, hand_form_class
 
 from .common import board, game_title, scorable_game_or_403, submitted, visible_game_or_404
-
-# A second tap arriving while the first is still being stored waits for it (at most this long).
-IN_FLIGHT_WAIT, IN_FLIGHT_STEP = 5.0, 0.25
 
 
 def table_context(request, game, *, form=None, scorekeeper_form=None):
@@ -69,28 +64,15 @@ def game_scorekeepers(request, game_id: int):
     return render(request, "games/table.html", table_context(request, game, scorekeeper_form=form), status=400)
 
 
-def record_once(*, game, record, by, expected_number, idempotency_key):
-    """Record the hand; a repeat of a request still being stored waits for the first one's result."""
-    deadline = time.monotonic() + IN_FLIGHT_WAIT
-    while True:
-        try:
-            return services.hand_record(game=game, record=record, by=by, expected_number=expected_number,
-                                        idempotency_key=idempotency_key or None)
-        except IdempotencyInFlight:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(IN_FLIGHT_STEP)
-
-
 @login_required
 @require_POST
 def hand_record(request, game_id: int):
     game = scorable_game_or_403(request, game_id)
     form = hand_form_class(game.game_type)(request.POST, game=game)
     if form.is_valid():
-        result = submitted(form, record_once, game=game, record=form.to_record(), by=request.user,
+        result = submitted(form, services.hand_record, game=game, record=form.to_record(), by=request.user,
                            expected_number=form.cleaned_data.get("expected_number"),
-                           idempotency_key=form.cleaned_data.get("idempotency_key"))
+                           idempotency_key=form.cleaned_data.get("idempotency_key") or None)
         if result is not None:
             number = result.payload["number"]
             messages.success(request, f"Hand {number} recorded.")

@@ -36,15 +36,19 @@ def test_same_key_different_body_is_422(as_owner, spades):
     assert Hand.objects.filter(game=spades).count() == 1
 
 
-def test_repeat_while_in_flight_is_409_with_retry_after(as_owner, owner, spades):
-    from games.services.hands import request_hash
+def test_a_request_that_failed_inside_the_server_is_retried_at_once(as_owner, spades, monkeypatch):
+    from django.db import DatabaseError
 
-    IdempotencyRecord.objects.create(user=owner, game=spades, key="k1", request_hash=request_hash(SPADES_HAND, None))
-    response = post_hand(as_owner, spades, SPADES_HAND, "k1")
-    assert response.status_code == 409
-    assert response["Retry-After"] == "1"
-    assert response.json()["code"] == "idempotency_in_flight"
-    assert not Hand.objects.filter(game=spades).exists()
+    def database_gone(**kwargs):
+        raise DatabaseError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr("games.services.hands.remember_answer", database_gone)
+    as_owner.raise_request_exception = False
+    assert post_hand(as_owner, spades, SPADES_HAND, "k1").status_code == 500
+    monkeypatch.undo()
+    retried = post_hand(as_owner, spades, SPADES_HAND, "k1")
+    assert retried.status_code == 201 and retried.json()["number"] == 1
+    assert Hand.objects.filter(game=spades).count() == 1 and IdempotencyRecord.objects.count() == 1
 
 
 def test_a_refused_hand_frees_its_key(as_owner, spades):

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
+from django.db import DatabaseError
 
-from games.errors import IdempotencyInFlight, IdempotencyMismatch
+from games.errors import IdempotencyMismatch
 from games.models import Hand, IdempotencyRecord
 from games.rules import InvalidHand
 from games.services import hand_record
@@ -59,25 +57,28 @@ def test_a_refused_hand_frees_its_key_for_a_corrected_retry(start_game, owner):
     assert Hand.objects.filter(game=game).count() == 1
 
 
-def test_a_repeat_while_the_first_is_in_flight_is_told_to_retry(start_game, owner):
+def test_a_request_that_dies_after_storing_its_hand_leaves_neither_hand_nor_key(start_game, owner, monkeypatch):
+    """The key's answer is written in the hand's own transaction: a failure anywhere rolls both back,
+    so the retry is not kept waiting and stores the hand once."""
     game = start_game("thieving_stink")
-    IdempotencyRecord.objects.create(user=owner, game=game, key="tap-1",
-                                     request_hash=_hash(HAND))
-    with pytest.raises(IdempotencyInFlight):
+
+    def database_gone(**kwargs):
+        raise DatabaseError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr("games.services.hands.remember_answer", database_gone)
+    with pytest.raises(DatabaseError):
         hand_record(game=game, record=HAND, by=owner, idempotency_key="tap-1")
-    assert not Hand.objects.filter(game=game).exists()
-
-
-def test_a_claim_left_by_a_request_that_died_is_taken_over(start_game, owner):
-    game = start_game("thieving_stink")
-    IdempotencyRecord.objects.create(user=owner, game=game, key="tap-1", request_hash=_hash(HAND),
-                                     created_at=timezone.now() - timedelta(minutes=5))
-    result = hand_record(game=game, record=HAND, by=owner, idempotency_key="tap-1")
-    assert not result.replayed
+    assert not Hand.objects.filter(game=game).exists() and not IdempotencyRecord.objects.exists()
+    monkeypatch.undo()
+    first = hand_record(game=game, record=HAND, by=owner, idempotency_key="tap-1")
+    again = hand_record(game=game, record=HAND, by=owner, idempotency_key="tap-1")
+    assert not first.replayed and again.replayed and again.payload == first.payload
     assert Hand.objects.filter(game=game).count() == 1
 
 
-def _hash(record):
-    from games.services.hands import request_hash
-
-    return request_hash(record, None)
+def test_the_stored_answer_is_the_hand_as_every_door_shows_it(start_game, owner):
+    game = start_game("thieving_stink")
+    first = hand_record(game=game, record=HAND, by=owner, idempotency_key="tap-1")
+    stored = IdempotencyRecord.objects.get(key="tap-1")
+    assert stored.scope == f"game:{game.pk}:hands" and stored.game_id == game.pk
+    assert stored.result == first.payload and first.payload["number"] == 1
