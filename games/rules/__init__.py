@@ -24,8 +24,9 @@ from .thieving_stink import ThievingStink
 from .trumps import Trumps
 
 # Bumped whenever a change to the rules could score a stored hand differently; games record
-# the version that scored them.
-RULES_VERSION = 1
+# the version that scored them. The changes are listed in docs/rules.md ("Versions").
+# 2: under Trumps' double_scope: contract_only, a double multiplies the set penalty too.
+RULES_VERSION = 2
 
 RULESETS: Mapping[str, type[Ruleset]] = {
     ruleset.game_type: ruleset for ruleset in (Spades, Smudge, Trumps, ThievingStink)

@@ -104,10 +104,16 @@ def test_double_scope_contract_only_leaves_overtricks_single():
     assert deltas(record, double_scope="contract_only") == {"NS": 22, "EW": 0}
 
 
-def test_double_scope_contract_only_leaves_the_set_penalty_single():
+def test_double_scope_contract_only_doubles_the_set_penalty():
+    record = hand("N", 9, "spades", 7, doubled=True)
+    assert deltas(record, double_scope="all") == {"NS": 0, "EW": 20}
+    assert deltas(record, double_scope="contract_only") == {"NS": 0, "EW": 20}
+
+
+def test_double_scope_contract_only_quadruples_a_redoubled_set_penalty():
     record = hand("N", 9, "spades", 7, doubled=True, redoubled=True)
     assert deltas(record, double_scope="all") == {"NS": 0, "EW": 40}
-    assert deltas(record, double_scope="contract_only") == {"NS": 0, "EW": 10}
+    assert deltas(record, double_scope="contract_only") == {"NS": 0, "EW": 40}
 
 
 def test_double_scope_contract_only_still_multiplies_the_notrump_value():
@@ -254,6 +260,18 @@ def test_exactly_one_side_scores_on_every_hand(options, record):
     assert delta[scoring[0]] > 0
     declaring = "NS" if record["declarer"] in "NS" else "EW"
     assert (scoring[0] == declaring) == (record["tricks"] >= record["bid"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(record=records())
+def test_contract_only_differs_from_all_only_in_the_overtricks(record):
+    # Both scopes multiply the contract's value and the set penalty; only "all" multiplies overtricks.
+    whole = deltas(record, double_scope="all", target=1000)
+    contract_only = deltas(record, double_scope="contract_only", target=1000)
+    multiplier = 4 if record["redoubled"] else 2 if record["doubled"] else 1
+    overtricks = max(0, record["tricks"] - record["bid"])
+    side = next(side for side, points in whole.items() if points)
+    assert contract_only == {**whole, side: whole[side] - overtricks * (multiplier - 1)}
 
 
 @settings(max_examples=200, deadline=None)
