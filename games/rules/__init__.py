@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import PARTNERSHIPS, SEATS, GameState, HandScore, Option, Ruleset, ScoredHand, next_seat
-from .errors import InvalidHand, InvalidOptions, RulesError, UnknownGame
+from .errors import InvalidHand, InvalidOptions, RulesError, UnknownGame, shown
 from .smudge import Smudge
 from .spades import Spades
 from .thieving_stink import ThievingStink
@@ -39,7 +39,7 @@ def ruleset_class(game_type: str) -> type[Ruleset]:
         return RULESETS[game_type]
     except (KeyError, TypeError):
         raise UnknownGame(
-            "game_type", f"unknown game {game_type!r}; valid games: {', '.join(GAME_TYPES)}"
+            "game_type", f"unknown game {shown(game_type)}; valid games: {', '.join(GAME_TYPES)}"
         ) from None
 
 
@@ -69,4 +69,5 @@ __all__ = [
     "get_ruleset",
     "next_seat",
     "ruleset_class",
+    "shown",
 ]

@@ -26,7 +26,7 @@ from .base import (
     require_bool,
     require_choice,
 )
-from .errors import InvalidHand
+from .errors import InvalidHand, shown
 
 SMUDGE = 5  # a bid of smudge is really a bid of five
 POINTS = ("high", "low", "jack", "game")
@@ -233,4 +233,4 @@ def bid_value(number: int, value: Any) -> int:
         return SMUDGE
     if is_int(value) and 2 <= value <= SMUDGE:
         return value
-    raise InvalidHand(number, "bid", f"bid must be 2, 3, 4, 5 or smudge (a bid of five), not {value!r}")
+    raise InvalidHand(number, "bid", f"bid must be 2, 3, 4, 5 or smudge (a bid of five), not {shown(value)}")

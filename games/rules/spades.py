@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import SEATS, GameState, HandScore, Option, Ruleset, other_side, require_int, sole_highest
-from .errors import InvalidHand
+from .errors import InvalidHand, shown
 
 TRICKS = 13
 NIL, BLIND_NIL = "nil", "blind_nil"
@@ -122,7 +122,7 @@ class Spades(Ruleset):
                                                 and 0 <= bid <= TRICKS)):
                 raise InvalidHand(
                     number, f"bids.{seat}",
-                    f"bids.{seat} must be a whole number from 0 to {TRICKS}, \"nil\" or \"blind_nil\", not {bid!r}",
+                    f"bids.{seat} must be a whole number from 0 to {TRICKS}, \"nil\" or \"blind_nil\", not {shown(bid)}",
                 )
         tricks = self.check_seats(number, record["tricks"], "tricks", "the tricks taken")
         for seat in SEATS:
@@ -137,7 +137,7 @@ class Spades(Ruleset):
                 if bid_is_nil(bids[first]) and bid_is_nil(bids[second]):
                     raise InvalidHand(
                         number, "bids",
-                        f"{first} and {second} both bid nil; one of partners must bid at least 1 trick "
+                        f"{first} and {second} both bid nil; one of the partners must bid at least 1 trick "
                         "(double nil is not allowed in this game)",
                     )
         for seat in SEATS:
@@ -157,7 +157,9 @@ class Spades(Ruleset):
                 )
         for key in value:
             if key not in SEATS:
-                raise InvalidHand(number, field_name, f"{field_name} has an unknown seat {key!r}; seats are {seats}")
+                raise InvalidHand(
+                    number, field_name, f"{field_name} has an unknown seat {shown(key)}; seats are {seats}"
+                )
         return value
 
     def check_blind_nil(self, number: int, seat: str, state: GameState) -> None:

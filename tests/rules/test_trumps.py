@@ -185,9 +185,13 @@ def test_no_hand_is_accepted_after_the_game_is_won():
         ({"doubled": 1}, "doubled", "doubled must be true or false"),
         ({"redoubled": "no"}, "redoubled", "redoubled must be true or false"),
         ({"redoubled": True}, "redoubled", "a hand can only be redoubled after a double"),
-        ({"contract": "7H"}, "contract", "unknown field 'contract'"),
+        ({"contract": "7H"}, "contract", 'unknown field "contract"'),
         ({"note": 3}, "note", "a note must be text"),
-        ({"dealer": "E"}, "dealer", "it is N's deal"),
+        ({"dealer": "E"}, "dealer", "it is N's deal, not E's"),
+        ({"bid": "7"}, "bid", 'bid must be a whole number from 1 to 13, not "7"'),
+        ({"tricks": None}, "tricks", "tricks must be a whole number from 0 to 13, not null"),
+        ({"doubled": None}, "doubled", "doubled must be true or false, not null"),
+        ({"trump": True}, "trump", "trump must be one of clubs, diamonds, hearts, spades, notrump, not true"),
     ],
 )
 def test_refused_hands_name_the_field(changes, field, words):
