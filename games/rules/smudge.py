@@ -1,6 +1,6 @@
 """Smudge: bid for High, Low, Jack and Game; smudge is a bid of five that needs every trick.
 
-Source: ``rules/sources/smudge.txt``; rulings in RULINGS.md and docs/rules/smudge.md.
+The rules and the project's rulings on them: docs/rules/smudge.md.
 
 Each of High, Low, Jack and Game is one point to the side that won it. A bidding side that
 takes at least its bid in points scores every point it took; otherwise it is set back by the

@@ -1,6 +1,6 @@
 """Trumps: a cross between Spades and Bridge, scored on one contract per hand.
 
-Source: ``rules/sources/trumps.txt``; rulings in RULINGS.md and docs/rules/trumps.md.
+The rules and the project's rulings on them: docs/rules/trumps.md.
 
 The highest number bid names the contract: the declaring partnership needs at least that many
 tricks. Made, it scores the bid's value (a no trump contract counts as one bid higher, and 13 no
@@ -33,7 +33,7 @@ SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
 NOTRUMP = "notrump"
 TRUMP_CHOICES: tuple[str, ...] = (*SUITS, NOTRUMP)
 
-# The source's table: a contract of this many tricks is worth this much when made.
+# The rule text's table (docs/rules/trumps.md): a contract of this many tricks is worth this much when made.
 BID_VALUES: Mapping[int, int] = {
     1: 1, 2: 1, 3: 1,
     4: 2, 5: 2, 6: 2,

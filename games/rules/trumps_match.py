@@ -1,6 +1,6 @@
 """Trumps matches: three games with the partnerships rotated so everyone partners everyone once.
 
-Source: ``rules/sources/trumps.txt`` ("A match is made up of three games...") and RULINGS.md.
+The rules and the project's rulings on them: docs/rules/trumps.md ("Matches" and rulings 7 to 12).
 
 The same player deals first in every game. Game 1 is played as seated. For game 2 the first
 dealer's partner and the player on the dealer's left swap seats; for game 3 the dealer's new

@@ -41,7 +41,7 @@ EAST_BLIND_NIL = hand([3, "blind_nil", 3, 4], [5, 0, 4, 4])
 BAG_HEAVY = hand([1, 1, 1, 1], [5, 2, 5, 1])
 
 
-# --- the examples in RULINGS.md ------------------------------------------------------------------
+# --- the examples in docs/rules/spades.md ----------------------------------------------------------
 
 
 def test_contract_made_scores_ten_per_trick_bid_and_one_per_overtrick_each_a_bag():

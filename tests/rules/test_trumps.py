@@ -24,7 +24,7 @@ def deltas(record, **options):
     return dict(state.hands[0].delta)
 
 
-# --- the rule texts' examples ---------------------------------------------------------------------
+# --- the examples in docs/rules/trumps.md ----------------------------------------------------------
 
 
 def test_made_seven_hearts_with_eight_tricks_scores_six():
