@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import GAME_TYPE_CHOICES, SEAT_CHOICES, Game, Hand, HandRevision
+from games.rules import next_seat
 
 from .common import Id, JSONObject, SeatsIn, SeatsOut, Strict, Text, json_problem
 
@@ -71,8 +72,6 @@ class GameOut(serializers.ModelSerializer):
 
     @extend_schema_field({"type": "string", "pattern": "^[NESW]$", "description": "Who deals the next hand."})
     def get_next_dealer(self, game: Game) -> str:
-        from games.rules import next_seat
-
         return next_seat(game.first_dealer, game.hand_count)
 
 
