@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from games import policy
-from games.models import Game, Hand, HandRevision, League, Match, Membership, Player
+from games.models import Game, Hand, HandRevision, League, Match, Membership, Player, Standing
 
 SEATED = ("north", "east", "south", "west")
 
@@ -130,8 +130,6 @@ def match_games(*, match: Match) -> list[Game]:
 def games_for(*, user, league=None, player=None, game_type=None, status=None,
               started_on=None, started_after=None, started_before=None) -> QuerySet[Game]:
     """Visible games, newest first, filtered; seats and league fetched in the same query."""
-    from django.db.models import Q
-
     visible = policy.visible_games(user).values("pk")
     games = Game.objects.filter(pk__in=visible).select_related("league", *SEATED)
     if league is not None:
@@ -153,10 +151,6 @@ def games_for(*, user, league=None, player=None, game_type=None, status=None,
 
 def game_with_hands(*, user, pk: int) -> Game | None:
     """One visible game with its seats, league and every hand (with who entered it): three queries."""
-    from django.db.models import Prefetch
-
-    from games.models import Hand
-
     hands = Prefetch("hands", queryset=Hand.objects.select_related("entered_by").order_by("number"))
     visible = policy.visible_games(user).filter(pk=pk).values("pk")
     return Game.objects.filter(pk__in=visible).select_related("league", *SEATED).prefetch_related(hands).first()
@@ -164,10 +158,6 @@ def game_with_hands(*, user, pk: int) -> Game | None:
 
 def matches_for(*, user):
     """Visible Trumps matches, newest first, each with its games and their seats prefetched."""
-    from django.db.models import Prefetch, Q
-
-    from games.models import Match
-
     games = Prefetch("games", queryset=Game.objects.select_related(*SEATED).order_by("match_game_number"))
     return (
         Match.objects.filter(Q(league__isnull=True) | Q(league__in=policy.visible_leagues(user)))
@@ -178,8 +168,6 @@ def matches_for(*, user):
 
 def with_player_rows(matches) -> list:
     """Attach ``player_rows`` (id, name, total; highest first) to each match, in one query."""
-    from games.models import Player
-
     matches = list(matches)
     ids = {int(pk) for match in matches for pk in (*match.seating.values(), *match.player_totals)}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
@@ -201,8 +189,6 @@ def player_standings(*, player: Player, leagues: QuerySet[League] | None = None)
         [{"league": {"id", "slug", "name"}, "game_type", "played", "won", "lost", "win_rate", "streak",
           "last_played"}, ...]
     """
-    from games.models import Standing
-
     rows = Standing.objects.filter(player=player, partner__isnull=True)
     if leagues is not None:
         rows = rows.filter(league__in=leagues.values("pk"))

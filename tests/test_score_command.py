@@ -87,7 +87,7 @@ def test_unknown_game_or_option_exits_2_listing_the_valid_ones(game, document, w
         ("{not json", "is not valid JSON"),
         ("[]", "must hold an object"),
         ('{"hands": 3}', "needs \"hands\""),
-        ('{"hands": [], "extra": 1}', "unknown key 'extra'"),
+        ('{"hands": [], "extra": 1}', 'unknown key "extra"'),
     ],
 )
 def test_a_malformed_file_exits_2_and_says_why(text, words):

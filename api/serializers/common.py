@@ -10,7 +10,6 @@ from rest_framework import serializers
 # The largest id a row can have (a signed 64-bit key); larger numbers cannot name anything.
 MAX_ID = 2**63 - 1
 MAX_DEPTH = 16
-SEATS = ("N", "E", "S", "W")
 
 
 def json_problem(value: Any) -> str | None:

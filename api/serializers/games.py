@@ -59,7 +59,8 @@ class GameIn(Strict):
     league = Id(required=False, allow_null=True, default=None, help_text="A league id, or null for a casual game.")
     seats = SeatsIn()
     options = JSONObject(required=False, default=dict,
-                         help_text="House-rule options (RULINGS.md); left out ones take the league's or the default.")
+                         help_text="House-rule options, as listed for the game in docs/rules/<game>.md; left out "
+                                   "ones take the league's or the default.")
     first_dealer = Seat(required=False)
 
 
@@ -129,7 +130,7 @@ class GameOut(SummaryFields, serializers.ModelSerializer):
 
 
 class HandOut(serializers.ModelSerializer):
-    record = serializers.DictField(help_text="The hand as entered (docs/rules/).")
+    record = serializers.DictField(help_text="The hand as entered (docs/rules/<game>.md).")
     delta = scores("Points each side gained or lost on this hand.")
     totals = scores("Totals after this hand.")
     extras = serializers.SerializerMethodField()
@@ -163,7 +164,7 @@ class GameDetailOut(GameOut):
 
 
 class HandBody(serializers.Serializer):
-    """A hand record exactly as in RULINGS.md, with the control keys this serializer names beside it.
+    """A hand record exactly as in docs/rules/<game>.md, with the control keys this serializer names beside it.
 
     The control keys are taken off and checked here; the rest is the record, checked by the engine.
     """

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from api.serializers.games import GameDetailOut, GameFilter, GameIn, GameOut
 from api.serializers.people import ScorekeeperIn, ScorekeepersOut
 from games import policy, selectors, services
+from games.rules import shown
 
 from .base import ApiView, league_to_play_in, one
 
@@ -82,7 +83,7 @@ class GameScorekeepers(ApiView):
         username = self.parse(ScorekeeperIn)["username"]
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise ValidationError({"username": [f"there is no user {username!r}"]})
+            raise ValidationError({"username": [f"there is no user {shown(username)}"]})
         services.game_set_scorekeeper(game=game, user=user, allowed=True, by=request.user)
         return Response(scorekeepers_body(game), status=status.HTTP_201_CREATED)
 
@@ -93,7 +94,7 @@ class GameScorekeeper(ApiView):
         game = visible_game_with_creator(request.user, pk)
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise NotFound(f"there is no user {username!r}")
+            raise NotFound(f"there is no user {shown(username)}")
         # Removing someone who is not a scorekeeper changes nothing: still a 204 (DELETE is idempotent).
         services.game_set_scorekeeper(game=game, user=user, allowed=False, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -52,13 +52,13 @@ def record_schema(extra: dict, description: str) -> dict:
 HAND_BODY = record_schema(
     {"expected_number": {"type": "integer", "minimum": 1,
                          "description": "The number this hand should get; 409 if another hand got there first."}},
-    "A hand record exactly as in RULINGS.md for the game's type (its fields are checked by the rules engine), "
-    "plus the optional `expected_number`.",
+    "A hand record exactly as the game's rules page gives it (docs/rules/spades.md, smudge.md, trumps.md or "
+    "thieving_stink.md; its fields are checked by the rules engine), plus the optional `expected_number`.",
 )
 CORRECTION_BODY = record_schema(
     {"reason": {"type": "string", "maxLength": 500, "description": "Why the hand is corrected (kept in history)."}},
-    "The corrected hand record (RULINGS.md), plus an optional `reason`. PUT replaces the record; PATCH merges "
-    "the given top-level fields into the stored record.",
+    "The corrected hand record (docs/rules/<game>.md), plus an optional `reason`. PUT replaces the record; "
+    "PATCH merges the given top-level fields into the stored record.",
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,

@@ -10,6 +10,7 @@ from api.serializers.people import LeagueIn, LeagueOut, LeagueUpdate, MemberIn, 
 from api.serializers.standings import LeagueStandingsOut, StandingsFilter
 from games import policy, services
 from games.models import Membership
+from games.rules import shown
 from games.standings.selectors import league_standings
 
 from .base import ApiView, one
@@ -63,7 +64,7 @@ class MemberList(ApiView):
         data = self.parse(MemberIn)
         user = get_user_model().objects.filter(username=data["username"]).first()
         if user is None:
-            raise ValidationError({"username": [f"there is no user {data['username']!r}"]})
+            raise ValidationError({"username": [f"there is no user {shown(data['username'])}"]})
         membership = services.league_set_member(league=league, user=user, role=data["role"], by=request.user)
         return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
 
@@ -74,7 +75,7 @@ class MemberDetail(ApiView):
         membership = Membership.objects.filter(league=league, user__username=username).select_related(
             "user", "league").first()
         if membership is None:
-            raise NotFound(f"{username!r} is not a member of this league")
+            raise NotFound(f"{shown(username)} is not a member of this league")
         return membership
 
     @extend_schema(responses=MemberOut, tags=["leagues"])

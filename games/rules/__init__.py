@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import PARTNERSHIPS, SEATS, GameState, HandScore, Option, Ruleset, ScoredHand, next_seat
-from .errors import InvalidHand, InvalidOptions, RulesError, UnknownGame
+from .errors import InvalidHand, InvalidOptions, RulesError, UnknownGame, shown
 from .reporting import Extra, Rate
 from .smudge import Smudge
 from .spades import Spades
@@ -26,8 +26,9 @@ from .thieving_stink import ThievingStink
 from .trumps import Trumps
 
 # Bumped whenever a change to the rules could score a stored hand differently; games record
-# the version that scored them.
-RULES_VERSION = 1
+# the version that scored them. The changes are listed in docs/rules.md ("Versions").
+# 2: under Trumps' double_scope: contract_only, a double multiplies the set penalty too.
+RULES_VERSION = 2
 
 # The one registry of games: every per-game fact is on these classes, found by game type.
 RULESETS: dict[str, type[Ruleset]] = {}
@@ -57,7 +58,7 @@ def ruleset_class(game_type: str) -> type[Ruleset]:
         return RULESETS[game_type]
     except (KeyError, TypeError):
         raise UnknownGame(
-            "game_type", f"unknown game {game_type!r}; valid games: {', '.join(RULESETS)}"
+            "game_type", f"unknown game {shown(game_type)}; valid games: {', '.join(RULESETS)}"
         ) from None
 
 
@@ -103,4 +104,5 @@ __all__ = [
     "register",
     "ruleset_class",
     "rulesets",
+    "shown",
 ]

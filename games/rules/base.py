@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .errors import InvalidHand, InvalidOptions
+from .errors import InvalidHand, InvalidOptions, shown
 from .reporting import Extra, Rate
 
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -88,7 +88,7 @@ class Option:
         elif self.kind in ("choice", "seat"):
             ok = isinstance(value, str) and value in self.choices
         if not ok:
-            raise InvalidOptions(self.name, f"{self.name} must be {self.describe_valid()}, not {value!r}")
+            raise InvalidOptions(self.name, f"{self.name} must be {self.describe_valid()}, not {shown(value)}")
         return value
 
 
@@ -223,7 +223,7 @@ class Ruleset:
         if unknown:
             raise InvalidOptions(
                 unknown[0],
-                f"unknown option {unknown[0]!r} for {cls.game_type}; valid options: {', '.join(specs)}",
+                f"unknown option {shown(unknown[0])} for {cls.game_type}; valid options: {', '.join(specs)}",
             )
         complete = {name: spec.check(options[name]) if name in options else spec.default
                     for name, spec in specs.items()}
@@ -319,9 +319,8 @@ class Ruleset:
         self.check_shape(number, record)
         dealer = state.next_dealer
         if "dealer" in record and record["dealer"] != dealer:
-            raise InvalidHand(
-                number, "dealer", f"it is {dealer}'s deal, not {record['dealer']!r}'s"
-            )
+            # check_shape has made sure the dealer given is a seat, so it reads as one.
+            raise InvalidHand(number, "dealer", f"it is {dealer}'s deal, not {record['dealer']}'s")
         self.check_record(number, record, state, dealer)
         scored = self.score(record, state, dealer)
         totals = {side: state.totals[side] + scored.delta.get(side, 0) for side in self.sides}
@@ -358,7 +357,7 @@ class Ruleset:
         for name in record:
             if name not in known:
                 raise InvalidHand(
-                    number, name, f"unknown field {name!r}; a {self.game_type} hand has: {', '.join(known)}"
+                    number, name, f"unknown field {shown(name)}; a {self.game_type} hand has: {', '.join(known)}"
                 )
         for name, required in known.items():
             if required and name not in record:
@@ -432,7 +431,7 @@ def require_int(number: int, value: Any, field_name: str, low: int, high: int) -
     """A whole number in ``low..high`` or an :class:`InvalidHand` naming the field."""
     if not is_int(value) or not low <= value <= high:
         raise InvalidHand(
-            number, field_name, f"{field_name} must be a whole number from {low} to {high}, not {value!r}"
+            number, field_name, f"{field_name} must be a whole number from {low} to {high}, not {shown(value)}"
         )
     return value
 
@@ -443,11 +442,11 @@ def require_choice(number: int, value: Any, field_name: str, choices: Sequence[A
         return None
     if isinstance(value, bool) or value not in choices:
         valid = ", ".join(str(c) for c in choices) + (" or null" if nullable else "")
-        raise InvalidHand(number, field_name, f"{field_name} must be one of {valid}, not {value!r}")
+        raise InvalidHand(number, field_name, f"{field_name} must be one of {valid}, not {shown(value)}")
     return value
 
 
 def require_bool(number: int, value: Any, field_name: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidHand(number, field_name, f"{field_name} must be true or false, not {value!r}")
+        raise InvalidHand(number, field_name, f"{field_name} must be true or false, not {shown(value)}")
     return value

@@ -2,9 +2,37 @@
 
 They are translated only at the edges: a ``hand N: ...`` line in the ``score`` command,
 field errors (HTTP 400) in the API, messages beside the field on the table page.
+
+Every value a message quotes back is written as JSON (:func:`shown`), since that is how the
+scorekeeper wrote it: ``not true``, ``not null``, ``not "3"``.
 """
 
 from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def shown(value: Any) -> str:
+    """``value`` as a message quotes it back to a person: in JSON, the way it was written.
+
+    >>> shown(True), shown(None), shown("3"), shown(3), shown("Pík"), shown({"N": 2.5})
+    ('true', 'null', '"3"', '3', '"Pík"', '{"N": 2.5}')
+
+    A value JSON has no spelling for (one that can only come from Python) is shown as Python
+    writes it, rather than failing to say what was wrong:
+
+    >>> shown({1, 2})
+    '{1, 2}'
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        pass
+    try:
+        return repr(value)
+    except Exception:  # a message must never fail because of the value it is about
+        return f"a {type(value).__name__}"
 
 
 class DomainError(Exception):

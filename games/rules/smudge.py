@@ -1,6 +1,6 @@
 """Smudge: bid for High, Low, Jack and Game; smudge is a bid of five that needs every trick.
 
-Source: ``rules/sources/smudge.txt``; rulings in RULINGS.md and docs/rules/smudge.md.
+The rules and the project's rulings on them: docs/rules/smudge.md.
 
 Each of High, Low, Jack and Game is one point to the side that won it. A bidding side that
 takes at least its bid in points scores every point it took; otherwise it is set back by the
@@ -27,7 +27,7 @@ from .base import (
     require_bool,
     require_choice,
 )
-from .errors import InvalidHand
+from .errors import InvalidHand, shown
 from .reporting import Rate
 
 SMUDGE = 5  # a bid of smudge is really a bid of five
@@ -261,4 +261,4 @@ def bid_value(number: int, value: Any) -> int:
         return SMUDGE
     if is_int(value) and 2 <= value <= SMUDGE:
         return value
-    raise InvalidHand(number, "bid", f"bid must be 2, 3, 4, 5 or smudge (a bid of five), not {value!r}")
+    raise InvalidHand(number, "bid", f"bid must be 2, 3, 4, 5 or smudge (a bid of five), not {shown(value)}")

@@ -1,6 +1,6 @@
 """Spades: each side contracts for tricks, with nil bids and bags.
 
-Source: ``rules/sources/spades.txt``; rulings in RULINGS.md and ``docs/rules/spades.md``.
+The rules and the project's rulings on them: ``docs/rules/spades.md``.
 
 A side's contract is the sum of its partners' trick bids. Made (the side took at least that
 many tricks): 10 per trick bid and 1 per overtrick, and every overtrick is a bag; ten bags
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import SEATS, GameState, HandScore, Option, Ruleset, other_side, require_int, sole_highest
-from .errors import InvalidHand
+from .errors import InvalidHand, shown
 from .reporting import Extra, Rate
 from .sample import split
 
@@ -26,7 +26,7 @@ TRICK_POINTS = 10  # per trick bid, won when the contract is made and lost when 
 
 
 def bid_is_nil(bid: Any) -> bool:
-    """A bid of 0 is a nil bid (RULINGS: "A bid of 0 is nil")."""
+    """A bid of 0 is a nil bid (docs/rules/spades.md, ruling 1)."""
     return bid in (0, NIL, BLIND_NIL) and not isinstance(bid, bool)
 
 
@@ -47,8 +47,8 @@ class Spades(Ruleset):
     - ``bids_made``: per seat, ``True`` when its bid was made: a trick bid when its side's
       contract was made, a nil when the nil bidder took no trick.
 
-    Examples from RULINGS.md: contract 7 taking 9 tricks scores 72 and 2 bags; contract 8 taking
-    6 scores -80; a nil made beside a partner's 4 made exactly scores 50 + 40.
+    Examples from docs/rules/spades.md: contract 7 taking 9 tricks scores 72 and 2 bags; contract 8
+    taking 6 scores -80; a nil made beside a partner's 4 made exactly scores 50 + 40.
 
     >>> rules = Spades({})
     >>> state = rules.replay([{"bids": {"N": "nil", "E": 5, "S": 4, "W": 3},
@@ -131,7 +131,7 @@ class Spades(Ruleset):
                                                 and 0 <= bid <= TRICKS)):
                 raise InvalidHand(
                     number, f"bids.{seat}",
-                    f"bids.{seat} must be a whole number from 0 to {TRICKS}, \"nil\" or \"blind_nil\", not {bid!r}",
+                    f"bids.{seat} must be a whole number from 0 to {TRICKS}, \"nil\" or \"blind_nil\", not {shown(bid)}",
                 )
         tricks = self.check_seats(number, record["tricks"], "tricks", "the tricks taken")
         for seat in SEATS:
@@ -146,7 +146,7 @@ class Spades(Ruleset):
                 if bid_is_nil(bids[first]) and bid_is_nil(bids[second]):
                     raise InvalidHand(
                         number, "bids",
-                        f"{first} and {second} both bid nil; one of partners must bid at least 1 trick "
+                        f"{first} and {second} both bid nil; one of the partners must bid at least 1 trick "
                         "(double nil is not allowed in this game)",
                     )
         for seat in SEATS:
@@ -166,7 +166,9 @@ class Spades(Ruleset):
                 )
         for key in value:
             if key not in SEATS:
-                raise InvalidHand(number, field_name, f"{field_name} has an unknown seat {key!r}; seats are {seats}")
+                raise InvalidHand(
+                    number, field_name, f"{field_name} has an unknown seat {shown(key)}; seats are {seats}"
+                )
         return value
 
     def check_blind_nil(self, number: int, seat: str, state: GameState) -> None:
@@ -265,9 +267,10 @@ class Spades(Ruleset):
         nil_tricks = sum(tricks[seat] for seat in nil_seats)
         mode = self.options["failed_nil_tricks"]
         if not bid_seats:
-            # Double nil (RULINGS: "the side's contract is then 0; each nil scores alone; tricks become
-            # bags") is the specific rule, so it wins over failed_nil_tricks. Playing alone, a failed nil
-            # has no partner to count for: under "count" and "bags_only" each trick is an overtrick.
+            # Double nil (docs/rules/spades.md, ruling 6: the side's contract is 0, each nil scores
+            # alone, every trick is an overtrick) is the specific rule, so it wins over
+            # failed_nil_tricks. Playing alone (ruling 9), a failed nil has no partner to count for:
+            # under "count" and "bags_only" each trick is an overtrick.
             if self.partnerships or mode != "ignore":
                 return nil_tricks, 0
             return 0, 0

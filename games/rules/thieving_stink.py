@@ -1,6 +1,6 @@
 """Thieving Stink: face cards won in tricks and the trump stack.
 
-Source: ``rules/sources/thieving-stink.txt``; rulings in RULINGS.md and docs/rules.md.
+The rules and the project's rulings on them: docs/rules/thieving_stink.md.
 
 Each face card (J, Q, K, A) won in a trick is worth 10 to its side; the side in control of the
 trump at the end of the hand scores 5 for every card in the trump stack. The stack starts with

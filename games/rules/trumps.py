@@ -1,11 +1,12 @@
 """Trumps: a cross between Spades and Bridge, scored on one contract per hand.
 
-Source: ``rules/sources/trumps.txt``; rulings in RULINGS.md and docs/rules/trumps.md.
+The rules and the project's rulings on them: docs/rules/trumps.md.
 
 The highest number bid names the contract: the declaring partnership needs at least that many
 tricks. Made, it scores the bid's value (a no trump contract counts as one bid higher, and 13 no
 trump is worth 150) plus 1 per overtrick. Set, the defenders score 5 per trick short. A double
-doubles the hand's result and a redouble quadruples it. Exactly one side scores on any hand, and
+doubles the hand's result and a redouble quadruples it (with ``double_scope: contract_only``,
+the value and the set penalty but not the overtricks). Exactly one side scores on any hand, and
 the first side to reach the target (50) wins. Matches of three games are in :mod:`.trumps_match`.
 """
 
@@ -34,7 +35,7 @@ SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
 NOTRUMP = "notrump"
 TRUMP_CHOICES: tuple[str, ...] = (*SUITS, NOTRUMP)
 
-# The source's table: a contract of this many tricks is worth this much when made.
+# The rule text's table (docs/rules/trumps.md): a contract of this many tricks is worth this much when made.
 BID_VALUES: Mapping[int, int] = {
     1: 1, 2: 1, 3: 1,
     4: 2, 5: 2, 6: 2,
@@ -84,7 +85,7 @@ class Trumps(Ruleset):
             "choice",
             "all",
             "What a double or redouble multiplies: the whole result of the hand (all), "
-            "or only the contract's value (contract_only).",
+            "or the contract's value and the set penalty but not the overtricks (contract_only).",
             choices=("all", "contract_only"),
         ),
         Option(
@@ -121,20 +122,19 @@ class Trumps(Ruleset):
         notrump = record["trump"] == NOTRUMP
         value = contract_value(bid, notrump)
         multiplier = 4 if record["redoubled"] else 2 if record["doubled"] else 1
-        # Under "contract_only" a double raises the stake on the contract alone; overtricks
-        # and the set penalty stay at face value.
-        whole_hand = self.options["double_scope"] == "all"
+        # A double always raises the stake on the contract: its value if made, the penalty if set.
+        # Under "contract_only" the overtricks stay at face value.
+        overtrick_multiplier = multiplier if self.options["double_scope"] == "all" else 1
 
         made = tricks >= bid
         overtricks = tricks - bid if made else 0
         short = 0 if made else bid - tricks
         if made:
             scoring_side = declaring_side
-            points = (value + overtricks) * multiplier if whole_hand else value * multiplier + overtricks
+            points = value * multiplier + overtricks * overtrick_multiplier
         else:
             scoring_side = other_side(declaring_side)
-            penalty = SET_POINTS_PER_TRICK * short
-            points = penalty * multiplier if whole_hand else penalty
+            points = SET_POINTS_PER_TRICK * short * multiplier
         return HandScore(
             delta={scoring_side: points},
             details={

@@ -1,6 +1,6 @@
 """Trumps matches: three games with the partnerships rotated so everyone partners everyone once.
 
-Source: ``rules/sources/trumps.txt`` ("A match is made up of three games...") and RULINGS.md.
+The rules and the project's rulings on them: docs/rules/trumps.md ("Matches" and rulings 7 to 12).
 
 The same player deals first in every game. Game 1 is played as seated. For game 2 the first
 dealer's partner and the player on the dealer's left swap seats; for game 3 the dealer's new
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .base import PARTNERSHIPS, SEATS, frozen, is_int, next_seat, side_of
-from .errors import RulesError
+from .errors import RulesError, shown
 from .trumps import Trumps
 
 GAMES_IN_MATCH = 3
@@ -40,7 +40,7 @@ def match_seatings(
     """
     game1 = check_seating(seats, "seats")
     if first_dealer not in SEATS:
-        raise RulesError("first_dealer", f"first_dealer must be one of {', '.join(SEATS)}, not {first_dealer!r}")
+        raise RulesError("first_dealer", f"first_dealer must be one of {', '.join(SEATS)}, not {shown(first_dealer)}")
     partner, left, right = (next_seat(first_dealer, steps) for steps in (2, 1, 3))
     game2 = swapped(game1, partner, left)
     game3 = swapped(game2, partner, right)
@@ -161,7 +161,7 @@ def check_game_totals(totals: Any, field_name: str) -> dict[str, int]:
     for side in PARTNERSHIPS:
         if not is_int(totals[side]) or totals[side] < 0:
             raise RulesError(f"{field_name}.{side}", f"a Trumps total is a whole number of at least 0, "
-                                                     f"not {totals[side]!r}")
+                                                     f"not {shown(totals[side])}")
     return {side: totals[side] for side in PARTNERSHIPS}
 
 

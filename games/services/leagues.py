@@ -11,7 +11,7 @@ from django.utils.text import slugify
 from games import policy
 from games.errors import InvalidInput, NotAllowed
 from games.models import League, Membership, Player
-from games.rules import ruleset_class
+from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
 
 
@@ -56,7 +56,7 @@ def league_create(*, name: str, by, is_public: bool = True, slug: str | None = N
     if not name:
         raise InvalidInput("a league needs a name", field="name")
     if slug is not None and League.objects.filter(slug=slug).exists():
-        raise InvalidInput(f"the slug {slug!r} is taken", field="slug")
+        raise InvalidInput(f"the slug {shown(slug)} is taken", field="slug")
     league = League.objects.create(
         name=name,
         slug=slug or unique_slug(name),

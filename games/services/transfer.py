@@ -13,13 +13,15 @@ from django.utils.dateparse import parse_datetime
 
 from games.errors import InvalidInput
 from games.models import Game, Hand, League, Match, Player
-from games.rules import SEATS, RulesError, get_ruleset
+from games.rules import SEATS, RulesError, get_ruleset, shown
 
 from .hands import apply_state, plain
 from .matches import match_refresh
 
 FORMAT = "scorekeeper-league"
 VERSION = 1
+# How the messages name the JSON kinds a document's parts must be.
+JSON_KINDS = {dict: "an object", list: "a list", str: "a string"}
 
 
 def stamp(moment) -> str | None:
@@ -80,7 +82,7 @@ def league_export(*, league: League) -> dict[str, Any]:
 
 def require(document: Any, key: str, kind: type, where: str) -> Any:
     if not isinstance(document, dict) or not isinstance(document.get(key), kind):
-        raise InvalidInput(f"{where}: {key!r} is missing or not a {kind.__name__}", field=key)
+        raise InvalidInput(f"{where}: {shown(key)} is missing or not {JSON_KINDS[kind]}", field=key)
     return document[key]
 
 
@@ -90,12 +92,12 @@ def league_import(*, document: dict[str, Any], by=None) -> League:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise InvalidInput(f"not a {FORMAT} document", field="format")
     if document.get("version") != VERSION:
-        raise InvalidInput(f"version {document.get('version')!r} is not supported (only {VERSION})",
+        raise InvalidInput(f"version {shown(document.get('version'))} is not supported (only {VERSION})",
                            field="version")
     about = require(document, "league", dict, "document")
     slug = require(about, "slug", str, "league")
     if League.objects.filter(slug=slug).exists():
-        raise InvalidInput(f"a league with the slug {slug!r} already exists", field="slug")
+        raise InvalidInput(f"a league with the slug {shown(slug)} already exists", field="slug")
     league = League.objects.create(
         name=require(about, "name", str, "league"), slug=slug, is_public=bool(about.get("is_public", True)),
         default_options=about.get("default_options") or {}, created_by=by,

@@ -41,7 +41,7 @@ def test_unknown_option_is_a_field_error(as_owner, league, seats):
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "invalid_options"
-    assert "unknown option 'targte'" in body["options"][0]
+    assert 'unknown option "targte"' in body["options"][0]
 
 
 @pytest.mark.parametrize(("seats_body", "field"), [

@@ -31,6 +31,23 @@ def test_rules_error_is_a_field_error(as_owner, spades):
     }
 
 
+@pytest.mark.parametrize(("body", "field", "message"), [
+    ({**SPADES_HAND, "dealer": "E"}, "dealer", "it is N's deal, not E's"),
+    ({**SPADES_HAND, "bids": {**SPADES_HAND["bids"], "E": True}}, "bids",
+     'bids.E must be a whole number from 0 to 13, "nil" or "blind_nil", not true'),
+    ({**SPADES_HAND, "tricks": {**SPADES_HAND["tricks"], "W": "4"}}, "tricks",
+     'tricks.W must be a whole number from 0 to 13, not "4"'),
+    ({**SPADES_HAND, "tricks": {**SPADES_HAND["tricks"], "W": None}}, "tricks",
+     "tricks.W must be a whole number from 0 to 13, not null"),
+    ({**SPADES_HAND, "colour": "red"}, "colour", 'unknown field "colour"; a spades hand has: bids, tricks, dealer, note'),
+])
+def test_a_refused_hand_shows_values_as_json(as_owner, spades, body, field, message):
+    response = post_hand(as_owner, spades, body)
+    assert response.status_code == 400, response.content
+    assert response.json()[field] == [message]
+    assert response.json()["detail"] == f"hand 1: {message}"
+
+
 @pytest.mark.parametrize(("body", "field"), [
     ({**SPADES_HAND, "tricks": {**SPADES_HAND["tricks"], "N": 10**30}}, "tricks"),
     ({**SPADES_HAND, "bids": {**SPADES_HAND["bids"], "E": "lots"}}, "bids"),

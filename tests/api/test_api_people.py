@@ -60,6 +60,13 @@ def test_league_house_rules_are_checked_by_the_engine(as_owner):
                              format="json")
     assert response.status_code == 400
     assert "target must be" in response.json()["default_options"][0]
+    assert response.json()["default_options"][0].endswith('not "high"')
+
+
+def test_a_taken_slug_is_a_400_beside_the_slug(as_owner, league):
+    response = as_owner.post("/api/v1/leagues/", {"name": "Again", "slug": league.slug}, format="json")
+    assert response.status_code == 400
+    assert response.json()["slug"] == [f'the slug "{league.slug}" is taken']
 
 
 def test_members_add_change_remove(as_owner, league, member, stranger, anonymous):
@@ -72,7 +79,9 @@ def test_members_add_change_remove(as_owner, league, member, stranger, anonymous
     assert as_owner.put(path + "stranger/", {"role": "owner"}, format="json").json()["role"] == "owner"
     assert as_owner.delete(path + "stranger/").status_code == 204
     assert not Membership.objects.filter(league=league, user=stranger).exists()
-    assert as_owner.delete(path + "stranger/").status_code == 404
+    gone = as_owner.delete(path + "stranger/")
+    assert gone.status_code == 404
+    assert gone.json()["detail"] == '"stranger" is not a member of this league'
 
 
 def test_last_owner_cannot_leave(as_owner, league):
@@ -85,4 +94,4 @@ def test_adding_an_unknown_user_is_400(as_owner, league):
     response = as_owner.post(f"/api/v1/leagues/{league.pk}/members/", {"username": "nobody", "role": "member"},
                              format="json")
     assert response.status_code == 400
-    assert response.json()["username"] == ["there is no user 'nobody'"]
+    assert response.json()["username"] == ['there is no user "nobody"']

@@ -72,8 +72,9 @@ def test_anyone_may_read_a_casual_games_scorekeepers(anonymous, casual, helper):
 def test_unknown_user_is_a_400_beside_username(client_for, casual, creator):
     response = client_for(creator).post(f"/api/v1/games/{casual.pk}/scorekeepers/", {"username": "ghost"},
                                         format="json")
-    assert response.status_code == 400 and response.json()["username"] == ["there is no user 'ghost'"]
-    assert client_for(creator).delete(f"/api/v1/games/{casual.pk}/scorekeepers/ghost/").status_code == 404
+    assert response.status_code == 400 and response.json()["username"] == ['there is no user "ghost"']
+    gone = client_for(creator).delete(f"/api/v1/games/{casual.pk}/scorekeepers/ghost/")
+    assert gone.status_code == 404 and gone.json()["detail"] == 'there is no user "ghost"'
 
 
 def test_removing_someone_who_is_not_a_scorekeeper_changes_nothing(client_for, casual, creator, helper):

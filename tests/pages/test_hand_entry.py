@@ -80,6 +80,7 @@ def test_double_nil_refused_shows_on_the_bids_group(post_hand, start_game):
     response = post_hand(game, **spades_fields(["nil", 4, "nil", 3], [0, 5, 4, 4]))
     assert response.status_code == 400
     assert "both bid nil" in response.context["form"].group_errors["bids"][0]
+    assert "one of the partners must bid at least 1 trick" in response.context["form"].group_errors["bids"][0]
 
 
 def test_missing_fields_are_named(post_hand, start_game):

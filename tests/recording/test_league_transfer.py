@@ -58,8 +58,28 @@ def test_an_import_with_a_bad_hand_stores_nothing(demo_league, tmp_path):
 
 def test_an_existing_slug_is_refused(demo_league, tmp_path):
     export(demo_league.slug, tmp_path)
-    with pytest.raises(CommandError, match="already exists"):
+    with pytest.raises(CommandError, match="already exists") as refused:
         call_command("import_league", str(tmp_path / "league.json"))
+    assert str(refused.value) == f'a league with the slug "{demo_league.slug}" already exists'
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"version": "1"}, 'version "1" is not supported (only 1)'),
+        ({"version": None}, "version null is not supported (only 1)"),
+        ({"players": {}}, 'document: "players" is missing or not a list'),
+        ({"league": []}, 'document: "league" is missing or not an object'),
+    ],
+)
+def test_a_malformed_document_is_refused_in_json_terms(demo_league, tmp_path, change, message):
+    document = export(demo_league.slug, tmp_path)
+    document["league"]["slug"] = "fresh"
+    document.update(change)
+    (tmp_path / "bad.json").write_text(json.dumps(document))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_league", str(tmp_path / "bad.json"))
+    assert str(refused.value) == message
 
 
 def test_export_of_an_unknown_league_says_so(db):

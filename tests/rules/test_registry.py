@@ -1,4 +1,4 @@
-"""The registry: four games, every RULINGS.md option with its default, and loud refusals."""
+"""The registry: four games, every documented option with its default, and loud refusals."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from games.rules import InvalidOptions, UnknownGame, game_types, get_ruleset
 
-# Every option of RULINGS.md with its default (plus first_dealer, common to every game).
-RULINGS_DEFAULTS = {
+# Every option docs/rules/<game>.md lists, with its default (plus first_dealer, common to every game).
+DOCUMENTED_DEFAULTS = {
     "spades": {
         "target": 500, "nil_value": 50, "blind_nil_value": 100, "failed_nil_tricks": "count",
         "bag_mode": "cycle", "bag_limit": 10, "bag_penalty": 100, "blind_nil_allowed": True,
@@ -23,16 +23,16 @@ RULINGS_DEFAULTS = {
 
 
 def test_the_four_games_are_registered():
-    assert set(game_types()) == set(RULINGS_DEFAULTS)
+    assert set(game_types()) == set(DOCUMENTED_DEFAULTS)
 
 
-@pytest.mark.parametrize("game_type", sorted(RULINGS_DEFAULTS))
+@pytest.mark.parametrize("game_type", sorted(DOCUMENTED_DEFAULTS))
 def test_every_option_has_its_rulings_default(game_type):
     options = dict(get_ruleset(game_type, {}).options)
-    assert options == {"first_dealer": "N", **RULINGS_DEFAULTS[game_type]}
+    assert options == {"first_dealer": "N", **DOCUMENTED_DEFAULTS[game_type]}
 
 
-@pytest.mark.parametrize("game_type", sorted(RULINGS_DEFAULTS))
+@pytest.mark.parametrize("game_type", sorted(DOCUMENTED_DEFAULTS))
 def test_every_option_explains_itself(game_type):
     for spec in get_ruleset(game_type).all_option_specs():
         assert spec.help.endswith("."), spec.name

@@ -1,6 +1,6 @@
 """Smudge: focused tests named for the rule they show, and hypothesis properties.
 
-The worked score sheets (every example in the source text and RULINGS.md) are in
+The worked score sheets (every example in docs/rules/smudge.md) are in
 ``cases/smudge.json``; these tests cover what a score sheet cannot show well: option
 specs, resumed games, and invariants over many random games.
 """

@@ -41,7 +41,7 @@ EAST_BLIND_NIL = hand([3, "blind_nil", 3, 4], [5, 0, 4, 4])
 BAG_HEAVY = hand([1, 1, 1, 1], [5, 2, 5, 1])
 
 
-# --- the examples in RULINGS.md ------------------------------------------------------------------
+# --- the examples in docs/rules/spades.md ----------------------------------------------------------
 
 
 def test_contract_made_scores_ten_per_trick_bid_and_one_per_overtrick_each_a_bag():
@@ -138,7 +138,10 @@ def test_blind_nil_is_allowed_exactly_blind_nil_deficit_behind():
 def test_double_nil_is_refused_naming_both_seats():
     refused = refusal([hand(["nil", 5, "nil", 5], [0, 7, 0, 6])])
     assert refused.field == "bids"
-    assert refused.message.startswith("N and S both bid nil")
+    assert refused.message == (
+        "N and S both bid nil; one of the partners must bid at least 1 trick "
+        "(double nil is not allowed in this game)"
+    )
 
 
 def test_double_nil_allowed_makes_the_contract_zero_and_every_trick_a_bag():
@@ -257,18 +260,21 @@ def test_without_partnerships_seats_opposite_may_both_bid_nil():
         ({"bids": {"N": 3, "E": 3, "S": 4}, "tricks": dict(zip(SEATS, [5, 2, 4, 2], strict=True))},
          "bids", "bids has nothing for W; give a bid for each of N, E, S, W"),
         ({"bids": dict(zip(SEATS, [3, 3, 4, 3], strict=True)), "tricks": {"N": 5, "E": 2, "S": 6, "W": 0, "NE": 0}},
-         "tricks", "tricks has an unknown seat 'NE'; seats are N, E, S, W"),
+         "tricks", 'tricks has an unknown seat "NE"; seats are N, E, S, W'),
         ({"bids": [3, 3, 4, 3], "tricks": dict(zip(SEATS, [5, 2, 4, 2], strict=True))},
          "bids", "bids must give a bid for each of N, E, S, W"),
         (hand([3, 3, 4, 3], [5, 2, 4, 2]) | {"tricks": 13}, "tricks", "tricks must give the tricks taken"),
         (hand([3, "pass", 4, 3], [5, 2, 4, 2]), "bids.E",
-         'bids.E must be a whole number from 0 to 13, "nil" or "blind_nil", not \'pass\''),
-        (hand([3, True, 4, 3], [5, 2, 4, 2]), "bids.E", "not True"),
+         'bids.E must be a whole number from 0 to 13, "nil" or "blind_nil", not "pass"'),
+        (hand([3, True, 4, 3], [5, 2, 4, 2]), "bids.E",
+         'bids.E must be a whole number from 0 to 13, "nil" or "blind_nil", not true'),
+        (hand([3, None, 4, 3], [5, 2, 4, 2]), "bids.E", '"nil" or "blind_nil", not null'),
+        (hand([3, "3", 4, 3], [5, 2, 4, 2]), "bids.E", '"nil" or "blind_nil", not "3"'),
         (hand([3, -1, 4, 3], [5, 2, 4, 2]), "bids.E", "not -1"),
         (hand([3, 2.0, 4, 3], [5, 2, 4, 2]), "bids.E", "not 2.0"),
         (hand([3, 3, 4, 3], [5, 2, 4, False]), "tricks.W", "tricks.W must be a whole number from 0 to 13"),
         (hand([3, 3, 4, 3], [-1, 2, 4, 8]), "tricks.N", "not -1"),
-        (hand([3, 3, 4, 3], [5, 2, 4, 2]) | {"trump": "spades"}, "trump", "unknown field 'trump'"),
+        (hand([3, 3, 4, 3], [5, 2, 4, 2]) | {"trump": "spades"}, "trump", 'unknown field "trump"'),
         ({"bids": dict(zip(SEATS, [3, 3, 4, 3], strict=True))}, "tricks", "tricks is missing"),
         (hand([4, "nil", 4, 0], [6, 0, 5, 2]), "bids", "E and W both bid nil"),
     ],

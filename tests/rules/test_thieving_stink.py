@@ -86,15 +86,15 @@ def test_no_hand_is_accepted_once_the_game_is_won(hands):
     [
         ({"face_cards": {"NS": 8}, "trump_stack": {"holder": "N", "size": 4}}, "face_cards", "for NS and for EW"),
         ({"face_cards": {"NS": 8, "EW": "8"}, "trump_stack": {"holder": "N", "size": 4}}, "face_cards.EW",
-         "whole number from 0 to 16"),
+         'face_cards.EW must be a whole number from 0 to 16, not "8"'),
         ({"face_cards": {"NS": 8, "EW": 8}, "trump_stack": {"holder": "N"}}, "trump_stack", "a holder"),
         ({"face_cards": {"NS": 8, "EW": 8}, "trump_stack": {"holder": "NS", "size": 4}}, "trump_stack.holder",
-         "one of N, E, S, W"),
+         'trump_stack.holder must be one of N, E, S, W, not "NS"'),
         ({"face_cards": {"NS": 8, "EW": 8}, "trump_stack": {"holder": "N", "size": 17}}, "trump_stack.size",
          "from 4 to 16"),
         ({"face_cards": {"NS": 8, "EW": 8}}, "trump_stack", "trump_stack is missing"),
         (stink(8, 8, note=5), "note", "a note must be text"),
-        (stink(8, 8, trumps="spades"), "trumps", "unknown field 'trumps'"),
+        (stink(8, 8, trumps="spades"), "trumps", 'unknown field "trumps"'),
     ],
 )
 def test_malformed_hands_are_refused_naming_the_field(record, field, words):

@@ -24,7 +24,7 @@ def deltas(record, **options):
     return dict(state.hands[0].delta)
 
 
-# --- the rule texts' examples ---------------------------------------------------------------------
+# --- the examples in docs/rules/trumps.md ----------------------------------------------------------
 
 
 def test_made_seven_hearts_with_eight_tricks_scores_six():
@@ -104,10 +104,16 @@ def test_double_scope_contract_only_leaves_overtricks_single():
     assert deltas(record, double_scope="contract_only") == {"NS": 22, "EW": 0}
 
 
-def test_double_scope_contract_only_leaves_the_set_penalty_single():
+def test_double_scope_contract_only_doubles_the_set_penalty():
+    record = hand("N", 9, "spades", 7, doubled=True)
+    assert deltas(record, double_scope="all") == {"NS": 0, "EW": 20}
+    assert deltas(record, double_scope="contract_only") == {"NS": 0, "EW": 20}
+
+
+def test_double_scope_contract_only_quadruples_a_redoubled_set_penalty():
     record = hand("N", 9, "spades", 7, doubled=True, redoubled=True)
     assert deltas(record, double_scope="all") == {"NS": 0, "EW": 40}
-    assert deltas(record, double_scope="contract_only") == {"NS": 0, "EW": 10}
+    assert deltas(record, double_scope="contract_only") == {"NS": 0, "EW": 40}
 
 
 def test_double_scope_contract_only_still_multiplies_the_notrump_value():
@@ -179,9 +185,13 @@ def test_no_hand_is_accepted_after_the_game_is_won():
         ({"doubled": 1}, "doubled", "doubled must be true or false"),
         ({"redoubled": "no"}, "redoubled", "redoubled must be true or false"),
         ({"redoubled": True}, "redoubled", "a hand can only be redoubled after a double"),
-        ({"contract": "7H"}, "contract", "unknown field 'contract'"),
+        ({"contract": "7H"}, "contract", 'unknown field "contract"'),
         ({"note": 3}, "note", "a note must be text"),
-        ({"dealer": "E"}, "dealer", "it is N's deal"),
+        ({"dealer": "E"}, "dealer", "it is N's deal, not E's"),
+        ({"bid": "7"}, "bid", 'bid must be a whole number from 1 to 13, not "7"'),
+        ({"tricks": None}, "tricks", "tricks must be a whole number from 0 to 13, not null"),
+        ({"doubled": None}, "doubled", "doubled must be true or false, not null"),
+        ({"trump": True}, "trump", "trump must be one of clubs, diamonds, hearts, spades, notrump, not true"),
     ],
 )
 def test_refused_hands_name_the_field(changes, field, words):
@@ -254,6 +264,18 @@ def test_exactly_one_side_scores_on_every_hand(options, record):
     assert delta[scoring[0]] > 0
     declaring = "NS" if record["declarer"] in "NS" else "EW"
     assert (scoring[0] == declaring) == (record["tricks"] >= record["bid"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(record=records())
+def test_contract_only_differs_from_all_only_in_the_overtricks(record):
+    # Both scopes multiply the contract's value and the set penalty; only "all" multiplies overtricks.
+    whole = deltas(record, double_scope="all", target=1000)
+    contract_only = deltas(record, double_scope="contract_only", target=1000)
+    multiplier = 4 if record["redoubled"] else 2 if record["doubled"] else 1
+    overtricks = max(0, record["tricks"] - record["bid"])
+    side = next(side for side, points in whole.items() if points)
+    assert contract_only == {**whole, side: whole[side] - overtricks * (multiplier - 1)}
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,4 +1,4 @@
-"""Worked cases from the rule texts, RULINGS.md and docs/rules.md, one JSON file per game.
+"""Worked cases from the rules pages (docs/rules.md, docs/rules/<game>.md), one JSON file per game.
 
 Each case gives a game, its options and its hands, and either the expected outcome or the
 refusal expected (which hand, which field, words the message must contain). Deltas and

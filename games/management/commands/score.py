@@ -12,7 +12,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games.rules import RulesError, get_ruleset
+from games.rules import RulesError, get_ruleset, shown
 
 
 class Command(BaseCommand):
@@ -47,7 +47,7 @@ class Command(BaseCommand):
             raise InputError('the file must hold an object: {"options": {...}, "hands": [...]}')
         unknown = set(document) - {"options", "hands"}
         if unknown:
-            raise InputError(f"unknown key {sorted(unknown)[0]!r}; the file has only options and hands")
+            raise InputError(f"unknown key {shown(sorted(unknown)[0])}; the file has only options and hands")
         if not isinstance(document.get("hands"), list):
             raise InputError('the file needs "hands": a list of hand records')
         if not isinstance(document.get("options", {}), dict):
