@@ -60,11 +60,15 @@ class Tens(Ruleset):
         require_choice(number, record["caller"], "caller", SEATS)
         points = record["points"]
         if not isinstance(points, Mapping) or set(points) != set(PARTNERSHIPS):
-            raise InvalidHand(number, "points", "points needs a number for NS and for EW")
+            raise InvalidHand(number, "points needs a number for NS and for EW", field="points")
         for side in PARTNERSHIPS:
             require_int(number, points[side], f"points.{side}", 0, TEN)
         if points["NS"] + points["EW"] != TEN:
-            raise InvalidHand(number, "points", f"points add up to {points['NS'] + points['EW']}, not {TEN}")
+            raise InvalidHand(
+                number,
+                f"points add up to {points['NS'] + points['EW']}, not {TEN}",
+                field="points",
+            )
 
     def score(self, record, state, dealer):
         points = record["points"]

@@ -58,7 +58,8 @@ def ruleset_class(game_type: str) -> type[Ruleset]:
         return RULESETS[game_type]
     except (KeyError, TypeError):
         raise UnknownGame(
-            "game_type", f"unknown game {shown(game_type)}; valid games: {', '.join(RULESETS)}"
+            f"unknown game {shown(game_type)}; valid games: {', '.join(RULESETS)}",
+            field="game_type",
         ) from None
 
 

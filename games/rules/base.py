@@ -88,7 +88,10 @@ class Option:
         elif self.kind in ("choice", "seat"):
             ok = isinstance(value, str) and value in self.choices
         if not ok:
-            raise InvalidOptions(self.name, f"{self.name} must be {self.describe_valid()}, not {shown(value)}")
+            raise InvalidOptions(
+                f"{self.name} must be {self.describe_valid()}, not {shown(value)}",
+                field=self.name,
+            )
         return value
 
 
@@ -217,13 +220,13 @@ class Ruleset:
     def complete_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
         """Every option with its default filled in; unknown or ill-typed options are refused."""
         if not isinstance(options, Mapping):
-            raise InvalidOptions("options", "options must be an object of option names to values")
+            raise InvalidOptions("options must be an object of option names to values", field="options")
         specs = {spec.name: spec for spec in cls.all_option_specs()}
         unknown = sorted(set(options) - set(specs))
         if unknown:
             raise InvalidOptions(
-                unknown[0],
                 f"unknown option {shown(unknown[0])} for {cls.game_type}; valid options: {', '.join(specs)}",
+                field=unknown[0],
             )
         complete = {name: spec.check(options[name]) if name in options else spec.default
                     for name, spec in specs.items()}
@@ -315,12 +318,16 @@ class Ruleset:
         number = state.next_number
         if state.finished:
             winner = f": {state.winner} won" if state.winner else ""
-            raise InvalidHand(number, None, f"the game is already over{winner}; no more hands can be added")
+            raise InvalidHand(
+                number,
+                f"the game is already over{winner}; no more hands can be added",
+                field=None,
+            )
         self.check_shape(number, record)
         dealer = state.next_dealer
         if "dealer" in record and record["dealer"] != dealer:
             # check_shape has made sure the dealer given is a seat, so it reads as one.
-            raise InvalidHand(number, "dealer", f"it is {dealer}'s deal, not {record['dealer']}'s")
+            raise InvalidHand(number, f"it is {dealer}'s deal, not {record['dealer']}'s", field="dealer")
         self.check_record(number, record, state, dealer)
         scored = self.score(record, state, dealer)
         totals = {side: state.totals[side] + scored.delta.get(side, 0) for side in self.sides}
@@ -352,20 +359,22 @@ class Ruleset:
 
     def check_shape(self, number: int, record: Any) -> None:
         if not isinstance(record, Mapping):
-            raise InvalidHand(number, None, "a hand must be an object of fields")
+            raise InvalidHand(number, "a hand must be an object of fields", field=None)
         known = {**self.record_fields, "dealer": False, "note": False}
         for name in record:
             if name not in known:
                 raise InvalidHand(
-                    number, name, f"unknown field {shown(name)}; a {self.game_type} hand has: {', '.join(known)}"
+                    number,
+                    f"unknown field {shown(name)}; a {self.game_type} hand has: {', '.join(known)}",
+                    field=name,
                 )
         for name, required in known.items():
             if required and name not in record:
-                raise InvalidHand(number, name, f"{name} is missing")
+                raise InvalidHand(number, f"{name} is missing", field=name)
         if "dealer" in record and record["dealer"] not in SEATS:
-            raise InvalidHand(number, "dealer", f"dealer must be one of {', '.join(SEATS)}")
+            raise InvalidHand(number, f"dealer must be one of {', '.join(SEATS)}", field="dealer")
         if "note" in record and not isinstance(record["note"], str):
-            raise InvalidHand(number, "note", "a note must be text")
+            raise InvalidHand(number, "a note must be text", field="note")
 
     # hooks
 
@@ -431,7 +440,9 @@ def require_int(number: int, value: Any, field_name: str, low: int, high: int) -
     """A whole number in ``low..high`` or an :class:`InvalidHand` naming the field."""
     if not is_int(value) or not low <= value <= high:
         raise InvalidHand(
-            number, field_name, f"{field_name} must be a whole number from {low} to {high}, not {shown(value)}"
+            number,
+            f"{field_name} must be a whole number from {low} to {high}, not {shown(value)}",
+            field=field_name,
         )
     return value
 
@@ -442,11 +453,15 @@ def require_choice(number: int, value: Any, field_name: str, choices: Sequence[A
         return None
     if isinstance(value, bool) or value not in choices:
         valid = ", ".join(str(c) for c in choices) + (" or null" if nullable else "")
-        raise InvalidHand(number, field_name, f"{field_name} must be one of {valid}, not {shown(value)}")
+        raise InvalidHand(
+            number,
+            f"{field_name} must be one of {valid}, not {shown(value)}",
+            field=field_name,
+        )
     return value
 
 
 def require_bool(number: int, value: Any, field_name: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidHand(number, field_name, f"{field_name} must be true or false, not {shown(value)}")
+        raise InvalidHand(number, f"{field_name} must be true or false, not {shown(value)}", field=field_name)
     return value

@@ -51,9 +51,6 @@ class DomainError(Exception):
 class RulesError(DomainError):
     """Anything the rules engine refuses."""
 
-    def __init__(self, field: str | None, message: str):
-        super().__init__(message, field=field)
-
 
 class UnknownGame(RulesError):
     """A game type the registry does not know; the message lists the ones it does."""
@@ -70,8 +67,8 @@ class InvalidHand(RulesError):
     dotted for a seat or side inside it (``tricks.N``), or ``None`` when the hand as a whole is refused.
     """
 
-    def __init__(self, number: int, field: str | None, message: str):
-        super().__init__(field, message)
+    def __init__(self, number: int, message: str, *, field: str | None = None):
+        super().__init__(message, field=field)
         self.number = number
 
     def __str__(self) -> str:

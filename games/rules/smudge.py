@@ -110,9 +110,9 @@ class Smudge(Ruleset):
             if record[name] is None:
                 raise InvalidHand(
                     number,
-                    name,
                     f"{name} can't be empty: the pitched card is a trump, so one side always wins {label}; "
                     f"{name} must be NS or EW",
+                    field=name,
                 )
             require_choice(number, record[name], name, PARTNERSHIPS)
         # null: the jack of trumps was not dealt, so nobody scores Jack
@@ -126,38 +126,38 @@ class Smudge(Ruleset):
         if forced and stolen:
             raise InvalidHand(
                 number,
-                "stolen",
                 "a bid can't be both forced and stolen: the dealer is forced to bid only when everyone "
                 "else passed, so there was no bid to steal",
+                field="stolen",
             )
         if forced and bidder != dealer:
             raise InvalidHand(
                 number,
-                "bidder",
                 f"a forced bid is the dealer's: {dealer} dealt this hand, so the bidder must be {dealer}, "
                 f"not {bidder}",
+                field="bidder",
             )
         if stolen:
             if bidder != dealer:
                 raise InvalidHand(
                     number,
-                    "bidder",
                     f"only the dealer can steal the bid: {dealer} dealt this hand, so the bidder must be "
                     f"{dealer}, not {bidder}",
+                    field="bidder",
                 )
             if not self.options["dealer_can_steal"]:
                 raise InvalidHand(
                     number,
-                    "stolen",
                     "this game is played without stealing: the dealer may not take the bid by bidding "
                     "the same as the highest bid",
+                    field="stolen",
                 )
             if bid == SMUDGE and not self.options["dealer_can_steal_smudge"]:
                 raise InvalidHand(
                     number,
-                    "stolen",
                     "in this game the dealer may not steal a smudge: to take the bid over a smudge "
                     "there is nothing higher to bid",
+                    field="stolen",
                 )
 
         if all_tricks:
@@ -171,9 +171,9 @@ class Smudge(Ruleset):
                     went = "nobody (a tie)" if record[point] is None else record[point]
                     raise InvalidHand(
                         number,
-                        "all_tricks",
                         f"the bidding side took all six tricks, {ALL_TRICKS_MEANS[point]}; "
                         f"but {point} is recorded for {went}",
+                        field="all_tricks",
                     )
 
     # --- scoring --------------------------------------------------------------------------------
@@ -261,4 +261,8 @@ def bid_value(number: int, value: Any) -> int:
         return SMUDGE
     if is_int(value) and 2 <= value <= SMUDGE:
         return value
-    raise InvalidHand(number, "bid", f"bid must be 2, 3, 4, 5 or smudge (a bid of five), not {shown(value)}")
+    raise InvalidHand(
+        number,
+        f"bid must be 2, 3, 4, 5 or smudge (a bid of five), not {shown(value)}",
+        field="bid",
+    )

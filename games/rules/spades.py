@@ -130,24 +130,30 @@ class Spades(Ruleset):
             if not (bid in (NIL, BLIND_NIL) or (isinstance(bid, int) and not isinstance(bid, bool)
                                                 and 0 <= bid <= TRICKS)):
                 raise InvalidHand(
-                    number, f"bids.{seat}",
+                    number,
                     f"bids.{seat} must be a whole number from 0 to {TRICKS}, \"nil\" or \"blind_nil\", not {shown(bid)}",
+                    field=f"bids.{seat}",
                 )
         tricks = self.check_seats(number, record["tricks"], "tricks", "the tricks taken")
         for seat in SEATS:
             require_int(number, tricks[seat], f"tricks.{seat}", 0, TRICKS)
         taken = sum(tricks.values())
         if taken != TRICKS:
-            raise InvalidHand(number, "tricks", f"tricks add up to {taken}; they must add up to {TRICKS}")
+            raise InvalidHand(
+                number,
+                f"tricks add up to {taken}; they must add up to {TRICKS}",
+                field="tricks",
+            )
 
         if self.partnerships and not self.options["allow_double_nil"]:
             for side in self.sides:
                 first, second = self.seats_of(side)
                 if bid_is_nil(bids[first]) and bid_is_nil(bids[second]):
                     raise InvalidHand(
-                        number, "bids",
+                        number,
                         f"{first} and {second} both bid nil; one of the partners must bid at least 1 trick "
                         "(double nil is not allowed in this game)",
+                        field="bids",
                     )
         for seat in SEATS:
             if bids[seat] == BLIND_NIL:
@@ -158,25 +164,29 @@ class Spades(Ruleset):
         """A mapping with exactly the four seats, or an :class:`InvalidHand` naming the seat at fault."""
         seats = ", ".join(SEATS)
         if not isinstance(value, Mapping):
-            raise InvalidHand(number, field_name, f"{field_name} must give {what} for each of {seats}")
+            raise InvalidHand(number, f"{field_name} must give {what} for each of {seats}", field=field_name)
         for seat in SEATS:
             if seat not in value:
                 raise InvalidHand(
-                    number, field_name, f"{field_name} has nothing for {seat}; give {what} for each of {seats}"
+                    number,
+                    f"{field_name} has nothing for {seat}; give {what} for each of {seats}",
+                    field=field_name,
                 )
         for key in value:
             if key not in SEATS:
                 raise InvalidHand(
-                    number, field_name, f"{field_name} has an unknown seat {shown(key)}; seats are {seats}"
+                    number,
+                    f"{field_name} has an unknown seat {shown(key)}; seats are {seats}",
+                    field=field_name,
                 )
         return value
 
     def check_blind_nil(self, number: int, seat: str, state: GameState) -> None:
         field_name = f"bids.{seat}"
         if not self.partnerships:
-            raise InvalidHand(number, field_name, "blind nil is not allowed without partnerships")
+            raise InvalidHand(number, "blind nil is not allowed without partnerships", field=field_name)
         if not self.options["blind_nil_allowed"]:
-            raise InvalidHand(number, field_name, "blind nil is not allowed in this game")
+            raise InvalidHand(number, "blind nil is not allowed in this game", field=field_name)
         deficit = self.options["blind_nil_deficit"]
         if deficit == 0:  # ruling: a deficit of 0 allows blind nil at any score, even when ahead
             return
@@ -190,7 +200,9 @@ class Spades(Ruleset):
             else:
                 standing = f"{side} is {-behind} ahead"
             raise InvalidHand(
-                number, field_name, f"blind nil needs {side} to be at least {deficit} behind; {standing}"
+                number,
+                f"blind nil needs {side} to be at least {deficit} behind; {standing}",
+                field=field_name,
             )
 
     # scoring

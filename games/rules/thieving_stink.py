@@ -49,27 +49,29 @@ class ThievingStink(Ruleset):
     def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
         face_cards = record["face_cards"]
         if not isinstance(face_cards, Mapping) or set(face_cards) != set(PARTNERSHIPS):
-            raise InvalidHand(number, "face_cards", "face_cards needs a count for NS and for EW")
+            raise InvalidHand(number, "face_cards needs a count for NS and for EW", field="face_cards")
         for side in PARTNERSHIPS:
             require_int(number, face_cards[side], f"face_cards.{side}", 0, FACE_CARDS)
 
         stack = record["trump_stack"]
         if not isinstance(stack, Mapping) or set(stack) != {"holder", "size"}:
-            raise InvalidHand(number, "trump_stack", "trump_stack needs a holder (a seat) and a size")
+            raise InvalidHand(number, "trump_stack needs a holder (a seat) and a size", field="trump_stack")
         require_choice(number, stack["holder"], "trump_stack.holder", SEATS)
         size = require_int(number, stack["size"], "trump_stack.size", STACK_MIN, STACK_MAX)
 
         won = face_cards["NS"] + face_cards["EW"]
         if won > FACE_CARDS:
             raise InvalidHand(
-                number, "face_cards", f"face cards add up to {won}; there are only {FACE_CARDS} in the deck"
+                number,
+                f"face cards add up to {won}; there are only {FACE_CARDS} in the deck",
+                field="face_cards",
             )
         if won < FACE_CARDS - size:
             raise InvalidHand(
                 number,
-                "face_cards",
                 f"face cards add up to {won}, but a stack of {size} can hold at most {size} of the other "
                 f"{FACE_CARDS - won}; at least {FACE_CARDS - size} must have been won in tricks",
+                field="face_cards",
             )
         if "lead" in record:
             require_choice(number, record["lead"], "lead", SEATS)

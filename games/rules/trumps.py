@@ -113,7 +113,7 @@ class Trumps(Ruleset):
         doubled = require_bool(number, record["doubled"], "doubled")
         redoubled = require_bool(number, record["redoubled"], "redoubled")
         if redoubled and not doubled:
-            raise InvalidHand(number, "redoubled", "a hand can only be redoubled after a double")
+            raise InvalidHand(number, "a hand can only be redoubled after a double", field="redoubled")
         require_int(number, record["tricks"], "tricks", 0, TRICKS)
 
     def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:

@@ -40,7 +40,10 @@ def match_seatings(
     """
     game1 = check_seating(seats, "seats")
     if first_dealer not in SEATS:
-        raise RulesError("first_dealer", f"first_dealer must be one of {', '.join(SEATS)}, not {shown(first_dealer)}")
+        raise RulesError(
+            f"first_dealer must be one of {', '.join(SEATS)}, not {shown(first_dealer)}",
+            field="first_dealer",
+        )
     partner, left, right = (next_seat(first_dealer, steps) for steps in (2, 1, 3))
     game2 = swapped(game1, partner, left)
     game3 = swapped(game2, partner, right)
@@ -56,10 +59,13 @@ def swapped(seating: Mapping[str, Player], one: str, other: str) -> dict[str, Pl
 def check_seating(seats: Any, field_name: str) -> dict[str, Player]:
     """A seating is four different players, one in each of N, E, S and W; returned in seat order."""
     if not isinstance(seats, Mapping) or set(seats) != set(SEATS):
-        raise RulesError(field_name, f"{field_name} needs a player in each of {', '.join(SEATS)} and nothing else")
+        raise RulesError(
+            f"{field_name} needs a player in each of {', '.join(SEATS)} and nothing else",
+            field=field_name,
+        )
     players = [seats[seat] for seat in SEATS]
     if len(set(players)) != len(SEATS):
-        raise RulesError(field_name, f"{field_name} must seat four different players")
+        raise RulesError(f"{field_name} must seat four different players", field=field_name)
     return {seat: seats[seat] for seat in SEATS}
 
 
@@ -118,15 +124,18 @@ def match_result(
     """
     options = Trumps.complete_options(options or {})
     if isinstance(seatings, Mapping) or len(seatings) > GAMES_IN_MATCH:
-        raise RulesError("seatings", f"a match has at most {GAMES_IN_MATCH} seatings, one per game")
+        raise RulesError(f"a match has at most {GAMES_IN_MATCH} seatings, one per game", field="seatings")
     checked = [check_seating(seating, f"seatings.{index}") for index, seating in enumerate(seatings, 1)]
     players = list(checked[0].values()) if checked else []
     for index, seating in enumerate(checked[1:], 2):
         if set(seating.values()) != set(players):
-            raise RulesError(f"seatings.{index}", "every game of a match seats the same four players")
+            raise RulesError("every game of a match seats the same four players", field=f"seatings.{index}")
     if isinstance(game_totals, Mapping) or len(game_totals) > len(checked):
-        raise RulesError("game_totals", f"{len(game_totals)} games given but only {len(checked)} seatings; "
-                                        "each game needs its seating")
+        raise RulesError(
+            f"{len(game_totals)} games given but only {len(checked)} seatings; "
+                                        "each game needs its seating",
+            field="game_totals",
+        )
 
     player_totals = dict.fromkeys(players, 0)
     games_won = dict.fromkeys(players, 0)
@@ -157,11 +166,14 @@ def match_result(
 
 def check_game_totals(totals: Any, field_name: str) -> dict[str, int]:
     if not isinstance(totals, Mapping) or set(totals) != set(PARTNERSHIPS):
-        raise RulesError(field_name, f"{field_name} needs a total for NS and for EW")
+        raise RulesError(f"{field_name} needs a total for NS and for EW", field=field_name)
     for side in PARTNERSHIPS:
         if not is_int(totals[side]) or totals[side] < 0:
-            raise RulesError(f"{field_name}.{side}", f"a Trumps total is a whole number of at least 0, "
-                                                     f"not {shown(totals[side])}")
+            raise RulesError(
+                f"a Trumps total is a whole number of at least 0, "
+                                                     f"not {shown(totals[side])}",
+                field=f"{field_name}.{side}",
+            )
     return {side: totals[side] for side in PARTNERSHIPS}
 
 

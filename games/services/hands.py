@@ -224,7 +224,9 @@ def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: s
         if error.number == number:
             raise
         raise InvalidHand(
-            error.number, error.field, f"this correction would make hand {error.number} invalid: {error.message}"
+            error.number,
+            f"this correction would make hand {error.number} invalid: {error.message}",
+            field=error.field,
         ) from None
     guard_match_order(locked, state.finished, state.winner or "")
 
