@@ -13,3 +13,10 @@ max_requests_jitter = 200
 accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# What gunicorn refuses before Scorekeeper sees the request, with its own small HTML page (not the API's
+# JSON): a request line (method, path and query string) over limit_request_line bytes is a 400; more than
+# limit_request_fields headers, or one longer than limit_request_field_size bytes, a 431. These are the
+# largest values gunicorn allows for the line and a header; docs/deploy.md and docs/api.md list them.
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190

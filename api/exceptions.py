@@ -1,17 +1,24 @@
 """The API's one error shape, and the one place domain errors become HTTP responses.
 
-Every error body is an object with ``detail`` (a sentence for a person) and ``code`` (a stable
-word for a program). Validation errors (400) add one key per field at fault, each a list of
-sentences, e.g. ``{"tricks": ["tricks add up to 12; they must add up to 13"]}``; errors about
-the request or hand as a whole go under ``non_field_errors``. A refused hand adds ``hand`` (its
-number); a conflict (409) on a game adds ``state``, the game as it now stands.
+Every error body is a Problem Details object (RFC 9457), sent as ``application/problem+json``:
+``type`` (always ``about:blank``: the status and ``code`` say it all), ``title`` (the status's
+name), ``status``, ``detail`` (a sentence for a person) and ``code`` (a stable word for a program).
+Validation errors (400) add one key per field at fault, each a list of sentences, e.g.
+``{"tricks": ["tricks add up to 12; they must add up to 13"]}``; errors about the request or hand
+as a whole, or about a field whose name is one of the keys above, go under ``non_field_errors``.
+A refused hand adds ``hand`` (its number); a conflict (409) on a game adds ``state``, the game as
+it now stands.
 """
 
 from __future__ import annotations
 
+import logging
+from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -19,21 +26,51 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import (
     GameClosed,
+    HandChanged,
     HandConflict,
     IdempotencyMismatch,
     InvalidInput,
+    NoSuchThing,
     NotAllowed,
     ServiceError,
+    StateConflict,
 )
 from games.rules import InvalidHand, InvalidOptions, RulesError, UnknownGame
 
+logger = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
 NON_FIELD = "non_field_errors"
 # Keys of the error body that are not field names.
-RESERVED = ("detail", "code", "hand", "state")
+RESERVED = ("type", "title", "status", "detail", "code", "hand", "state")
+# How long a client should wait before retrying while the database is unreachable.
+OUTAGE_RETRY_AFTER = 1
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "the request body is too large"
+    default_code = "payload_too_large"
+
+
+class PreconditionFailed(exceptions.APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = "the resource has changed since you read it"
+    default_code = "precondition_failed"
+
+
+class ServiceUnavailable(exceptions.APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = "the database is not answering; try again in a moment"
+    default_code = "unavailable"
+
+    def __init__(self, detail=None, code=None, wait: int = OUTAGE_RETRY_AFTER):
+        super().__init__(detail, code)
+        self.wait = wait
 
 
 def top_field(field: str | None) -> str:
-    """``tricks.N`` -> ``tricks``; no field -> ``non_field_errors``."""
+    """``tricks.N`` -> ``tricks``; no field (or one named like a key of the error shape) -> ``non_field_errors``."""
     if not field:
         return NON_FIELD
     top = str(field).split(".", 1)[0]
@@ -53,22 +90,39 @@ def messages(value: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}{value}"]
 
 
-def error_body(detail: str, code: str, fields: dict[str, list[str]] | None = None, **extra: Any) -> dict:
-    body: dict[str, Any] = {"detail": detail, "code": code}
+def problem(status_code: int, detail: str, code: str, fields: dict[str, list[str]] | None = None,
+            **extra: Any) -> dict[str, Any]:
+    """An error body: the Problem Details members, our ``code``, then field errors and extras."""
+    body: dict[str, Any] = {"type": "about:blank", "title": HTTPStatus(status_code).phrase,
+                            "status": status_code, "detail": detail, "code": code}
     for key, values in (fields or {}).items():
         body.setdefault(key, []).extend(values)
     body.update({key: value for key, value in extra.items() if value is not None})
     return body
 
 
-def validation_body(detail: Any) -> dict:
+def problem_response(status_code: int, detail: str, code: str, fields: dict[str, list[str]] | None = None,
+                     headers: dict[str, str] | None = None, **extra: Any) -> Response:
+    return Response(problem(status_code, detail, code, fields, **extra), status=status_code, headers=headers,
+                    content_type=PROBLEM_JSON)
+
+
+def validation_fields(detail: Any) -> dict[str, list[str]]:
     fields: dict[str, list[str]] = {}
     items = detail.items() if isinstance(detail, dict) else [(NON_FIELD, detail)]
     for key, value in items:
-        fields.setdefault(top_field(str(key)), []).extend(messages(value))
+        target = top_field(str(key))
+        # A field named like a key of the error shape (e.g. the `status` filter) keeps its name in the message.
+        prefix = f"{key}: " if target == NON_FIELD and str(key) not in ("", NON_FIELD) else ""
+        fields.setdefault(target, []).extend(messages(value, prefix))
+    return fields
+
+
+def validation_problem(detail: Any) -> dict[str, Any]:
+    fields = validation_fields(detail)
     first_key, first = next(((key, values[0]) for key, values in fields.items() if values), (NON_FIELD, "invalid"))
     summary = first if first_key == NON_FIELD else f"{first_key}: {first}"
-    return error_body(summary, "invalid", fields)
+    return problem(400, summary, "invalid", fields)
 
 
 def rules_field(error: RulesError) -> str:
@@ -81,29 +135,49 @@ def rules_field(error: RulesError) -> str:
 def domain_response(exc: Exception) -> Response | None:
     """A response for the services' and the engine's errors, or None for anything else."""
     if isinstance(exc, InvalidHand):
-        body = error_body(str(exc), "invalid_hand", {rules_field(exc): [exc.message]}, hand=exc.number)
-        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        return problem_response(400, str(exc), "invalid_hand", {rules_field(exc): [exc.message]}, hand=exc.number)
     if isinstance(exc, RulesError):
         code = "unknown_game" if isinstance(exc, UnknownGame) else "invalid_options"
         field = rules_field(exc)
         detail = exc.message if field == NON_FIELD else f"{field}: {exc.message}"
-        return Response(error_body(detail, code, {field: [exc.message]}), status=status.HTTP_400_BAD_REQUEST)
+        return problem_response(400, detail, code, {field: [exc.message]})
     if not isinstance(exc, ServiceError):
         return None
     if isinstance(exc, InvalidInput):
         field = top_field(exc.field)
         detail = exc.message if field == NON_FIELD else f"{field}: {exc.message}"
-        return Response(error_body(detail, "invalid", {field: [exc.message]}), status=status.HTTP_400_BAD_REQUEST)
+        if isinstance(exc, StateConflict):
+            return problem_response(409, detail, "conflict", {field: [exc.message]})
+        if isinstance(exc, NoSuchThing):
+            return problem_response(404, exc.message, "not_found")
+        return problem_response(400, detail, "invalid", {field: [exc.message]})
     if isinstance(exc, NotAllowed):
-        return Response(error_body(exc.message, "not_allowed"), status=status.HTTP_403_FORBIDDEN)
+        return problem_response(403, exc.message, "not_allowed")
     if isinstance(exc, HandConflict):
-        return Response(error_body(exc.message, "hand_conflict", state=exc.state), status=status.HTTP_409_CONFLICT)
+        return problem_response(409, exc.message, "hand_conflict", state=exc.state)
+    if isinstance(exc, HandChanged):
+        return problem_response(412, exc.message, "precondition_failed")
     if isinstance(exc, GameClosed):
-        return Response(error_body(exc.message, "game_closed"), status=status.HTTP_409_CONFLICT)
+        return problem_response(409, exc.message, "game_closed")
     if isinstance(exc, IdempotencyMismatch):
-        return Response(error_body(exc.message, "idempotency_mismatch"),
-                        status=status.HTTP_422_UNPROCESSABLE_ENTITY)
-    return Response(error_body(exc.message, "error"), status=status.HTTP_400_BAD_REQUEST)
+        return problem_response(422, exc.message, "idempotency_mismatch")
+    return problem_response(400, exc.message, "error")
+
+
+def as_api_exception(exc: Exception) -> Exception:
+    """Django's and the database's exceptions that a client can cause or must be told about, as DRF's."""
+    if isinstance(exc, Http404):
+        return exceptions.NotFound()
+    if isinstance(exc, DjangoPermissionDenied):
+        return exceptions.PermissionDenied()
+    if isinstance(exc, RequestDataTooBig):
+        return PayloadTooLarge()
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away (a restart, a failover, a dropped connection): nothing was stored,
+        # and a retry (with the same Idempotency-Key) can succeed as soon as it is back.
+        logger.warning("the database is unavailable: %s", exc, exc_info=True)
+        return ServiceUnavailable()
+    return exc
 
 
 def handler(exc: Exception, context: dict) -> Response | None:
@@ -111,17 +185,15 @@ def handler(exc: Exception, context: dict) -> Response | None:
     domain = domain_response(exc)
     if domain is not None:
         return domain
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
-    elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
+    exc = as_api_exception(exc)
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
-        return response  # an unexpected error: let it be a 500 and reach the logs
+        return response  # an unexpected error: let it be a 500 (scorekeeper.errors) and reach the logs
     if isinstance(exc, exceptions.ValidationError):
-        response.data = validation_body(exc.detail)
+        response.data = validation_problem(exc.detail)
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
-        response.data = error_body(str(exc.detail), code)
+        response.data = problem(response.status_code, str(exc.detail), code)
+    response.content_type = PROBLEM_JSON
     return response

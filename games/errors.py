@@ -11,8 +11,8 @@ from typing import Any
 
 from games.rules.errors import DomainError
 
-__all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyMismatch", "InvalidInput", "NotAllowed",
-           "ServiceError"]
+__all__ = ["DomainError", "GameClosed", "HandChanged", "HandConflict", "IdempotencyMismatch", "InvalidInput",
+           "NoSuchThing", "NotAllowed", "ServiceError", "StateConflict"]
 
 
 class ServiceError(DomainError):
@@ -21,6 +21,14 @@ class ServiceError(DomainError):
 
 class InvalidInput(ServiceError):
     """Input the services cannot use: a missing player, the same player in two seats..."""
+
+
+class NoSuchThing(InvalidInput):
+    """What the request names does not exist (a hand number past the last)."""
+
+
+class StateConflict(InvalidInput):
+    """Input that is fine in itself but cannot apply to things as they stand (a league's last owner leaving)."""
 
 
 class NotAllowed(ServiceError):
@@ -37,6 +45,13 @@ class HandConflict(ServiceError):
     def __init__(self, message: str, *, state: dict[str, Any]):
         super().__init__(message, field="expected_number")
         self.state = state
+
+
+class HandChanged(ServiceError):
+    """A change was asked for a version of a hand that is no longer the stored one (someone else changed it)."""
+
+    def __init__(self, message: str):
+        super().__init__(message, field="version")
 
 
 class IdempotencyMismatch(ServiceError):

@@ -7,6 +7,7 @@ deployment stops the server at start-up instead of quietly falling back to a def
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 
 from django.core.exceptions import ImproperlyConfigured
@@ -53,6 +54,23 @@ def env_choice(name: str, default: str, choices: tuple[str, ...], environ: Mappi
     if raw not in choices:
         raise ImproperlyConfigured(f"{name}={raw!r} is not one of {', '.join(choices)}")
     return raw
+
+
+RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+UNLIMITED_WORDS = {"off", "none", "unlimited"}
+
+
+def env_rate(name: str, default: str, environ: Mapping[str, str] = os.environ) -> str | None:
+    """A request rate such as ``60/minute`` (per second, minute, hour or day); ``off`` for no limit (None)."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    word = raw.strip().lower()
+    if word in UNLIMITED_WORDS:
+        return None
+    if not RATE.match(word):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a rate; write it like 60/minute, 5/second or off")
+    return word
 
 
 def database_from_url(url: str) -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import database_from_url, env_bool, env_choice, env_int, env_list, env_str
+from .env import database_from_url, env_bool, env_choice, env_int, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "games",
     "api",
 ]
@@ -53,6 +54,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "scorekeeper.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Refuses what no view should see (TRACE, NUL characters, oversized headers); see scorekeeper/guard.py.
+    "scorekeeper.guard.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -100,7 +104,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL") or None
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Short timeouts: the cache holds request counts (api/throttles.py), which are skipped, not waited
+    # for, when Redis cannot be reached.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -113,12 +120,24 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 600)
+# A task is acknowledged when done (acks_late); one held by a worker that died without giving it back
+# (SIGKILL, a lost machine) goes back on the queue this many seconds after it was taken. It must be
+# longer than a task may run (the time limits), or a slow task would be handed to a second worker.
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 900)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # Workers look for such tasks every tenth of the timeout (at most every 30 s), not every 100 s.
+    "unacked_restore_interval": max(1, min(30, CELERY_VISIBILITY_TIMEOUT // 10)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A request queues a task after its hand is stored; with the broker down it must give up quickly.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 # ... and so must the result backend, which a queueing request subscribes to (Celery retries 20 times, ~20 s).
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": CELERY_TASK_PUBLISH_RETRY_POLICY}
+# Every worker also queues that catch-up whenever it (re)connects to the broker (scorekeeper/celery.py),
+# so standings missed while Redis was down converge once it is back, even without beat.
 # `make beat` (exactly one per deployment): every five minutes, queue an update for any league whose
 # standings missed one (the broker was down when a game finished). Expires unsent if no worker takes it.
 CELERY_BEAT_SCHEDULE = {
@@ -136,12 +155,18 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_RATE_LIMIT = env_bool("LOGIN_RATE_LIMIT", PRODUCTION)
 AXES_ENABLED = LOGIN_RATE_LIMIT
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
+LOGIN_COOLOFF_MINUTES = env_int("LOGIN_COOLOFF_MINUTES", 15)
+AXES_COOLOFF_TIME = LOGIN_COOLOFF_MINUTES / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# ... and after LOGIN_ADDRESS_FAILURE_LIMIT failures from one address over any usernames, that address.
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)
 # Failures are counted in the database, so every app server sees the same count.
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_HANDLER = "scorekeeper.signin.SignInLimits"
+AXES_LOCKOUT_CALLABLE = "scorekeeper.signin.locked_out"
 AXES_DISABLE_ACCESS_LOG = True
 AXES_RESET_ON_SUCCESS = True
+# A sign-in refused while locked out is answered as such (429), and does not lengthen the lock-out.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
 AUTHENTICATION_BACKENDS = [
     *(["axes.backends.AxesStandaloneBackend"] if LOGIN_RATE_LIMIT else []),
@@ -180,16 +205,33 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON only, whatever the client accepts (a browser, ?format=api): see api/negotiation.py.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.JSONWhateverTheAccept",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    # Request limits (api/throttles.py), counted in the cache: Redis when REDIS_URL is set (shared by
+    # every app server), else this process's memory. The token endpoint has its own limit.
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonymousReads", "api.throttles.UserWrites"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anonymous_reads": env_rate("THROTTLE_ANONYMOUS_READS", "120/minute"),
+        "user_writes": env_rate("THROTTLE_USER_WRITES", "60/minute"),
+        "token_requests": env_rate("THROTTLE_TOKEN_REQUESTS", "10/minute"),
+    },
+    # Behind a proxy, the client's address is the last one the proxy added to X-Forwarded-For.
+    "NUM_PROXIES": env_int("PROXY_COUNT", 1 if env_bool("BEHIND_PROXY", False) else 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
     "DESCRIPTION": "Record and read card games (Spades, Smudge, Trumps, Thieving Stink), matches and leagues.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get components of their own, so that they can say what a request may not hold
+    # (blank names, unknown fields) without saying it of the responses.
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.add_links"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -204,8 +246,41 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PROD
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if env_bool("BEHIND_PROXY", False):
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Sign-in limits count failures per address: the same address the request limits use.
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.signin.client_address"
+
+# Content-Security-Policy: our pages load scripts, styles, images and fonts only from this site and
+# have no inline script or style. Only the API documentation (Swagger UI) relaxes it (api/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# Mail, for password reset: printed to the console in development; in production only when an SMTP
+# server is configured (EMAIL_HOST); without one, the password reset pages are not offered.
+EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+elif not PRODUCTION:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+PASSWORD_RESET_BY_MAIL = bool(EMAIL_HOST) or not PRODUCTION
 
 LOG_FORMAT = env_choice("LOG_FORMAT", "json" if PRODUCTION else "plain", ("json", "plain"))
 LOGGING = {

@@ -13,3 +13,8 @@ urlpatterns = [
 ]
 if os.environ.get("SCOREKEEPER_BENCH_ENDPOINT") == "1":  # the baseline of `make bench` (bench/endpoint.py)
     urlpatterns.append(path("bench/", include("bench.endpoint")))
+
+handler400 = "scorekeeper.errors.bad_request"
+handler403 = "scorekeeper.errors.permission_denied"
+handler404 = "scorekeeper.errors.not_found"
+handler500 = "scorekeeper.errors.server_error"

@@ -109,6 +109,18 @@ def start_game(league, owner, seats):
     return start
 
 
+# --- request limits: on, but out of the way --------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def generous_request_limits(settings):
+    """The API's request limits (api/throttles.py) stay on in every test, counting as in production, but
+    high enough never to refuse: the suite sends hundreds of requests a minute from one address and
+    one user. The tests of the limits set their own rates (tests/api/test_api_limits.py)."""
+    rates = {scope: "1000000/minute" for scope in settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
 # --- Celery: in-process in tests ------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from scorekeeper.env import database_from_url, env_bool, env_choice, env_int, env_list
+from scorekeeper.env import database_from_url, env_bool, env_choice, env_int, env_list, env_rate
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
@@ -45,6 +45,18 @@ def test_junk_values_fail_loudly_naming_the_variable(reader, raw, words):
         reader({"DEBUG": raw})
 
 
+@pytest.mark.parametrize(("raw", "rate"), [(None, "60/minute"), ("5/second", "5/second"), ("100/Hour", "100/hour"),
+                                           ("off", None), ("unlimited", None)])
+def test_request_rates_read_a_count_per_period_or_off(raw, rate):
+    assert env_rate("THROTTLE_USER_WRITES", "60/minute", {} if raw is None else {"THROTTLE_USER_WRITES": raw}) == rate
+
+
+@pytest.mark.parametrize("raw", ["60", "60/fortnight", "lots/minute", "-1/minute"])
+def test_a_rate_that_cannot_be_read_fails_loudly(raw):
+    with pytest.raises(ImproperlyConfigured, match="THROTTLE_USER_WRITES=.* is not a rate"):
+        env_rate("THROTTLE_USER_WRITES", "60/minute", {"THROTTLE_USER_WRITES": raw})
+
+
 def test_lists_are_comma_separated():
     assert env_list("HOSTS", [], {"HOSTS": "a.org, b.org,"}) == ["a.org", "b.org"]
 
@@ -72,3 +84,23 @@ def test_production_passes_the_deployment_checks():
 def test_a_bad_setting_stops_start_up():
     done = manage("check", DEBUG="maybe")
     assert done.returncode != 0 and "DEBUG='maybe' is not a boolean" in done.stderr
+
+
+def setting(expression: str, **env: str) -> str:
+    done = manage("shell", "-c", f"from django.conf import settings; print({expression})", **env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_password_reset_is_offered_only_where_mail_can_be_sent():
+    assert setting("settings.PASSWORD_RESET_BY_MAIL", **PRODUCTION) == "False"
+    assert setting("settings.PASSWORD_RESET_BY_MAIL", EMAIL_HOST="smtp.example.org", **PRODUCTION) == "True"
+    assert setting("settings.EMAIL_BACKEND") == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_a_task_whose_worker_died_is_delivered_again_within_minutes():
+    options = setting("settings.CELERY_BROKER_TRANSPORT_OPTIONS")
+    assert "'visibility_timeout': 900" in options and "'unacked_restore_interval': 30" in options
+    assert "'visibility_timeout': 120" in setting("settings.CELERY_BROKER_TRANSPORT_OPTIONS",
+                                                  CELERY_VISIBILITY_TIMEOUT="120")
+    assert setting("settings.CELERY_TASK_ACKS_LATE") == "True"

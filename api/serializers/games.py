@@ -9,7 +9,7 @@ from games.models import SEAT_CHOICES, Game, Hand, HandRevision
 from games.rules import RULESETS, rulesets
 from games.summary import GameSummary, game_summary
 
-from .common import Id, JSONObject, SeatsIn, SeatsOut, Strict, Text, json_problem
+from .common import Id, JSONObject, QueryFilter, QueryId, SeatsIn, SeatsOut, Strict, Text, json_problem
 
 STATUSES = Game.Status.choices
 SEATS = SEAT_CHOICES
@@ -64,11 +64,11 @@ class GameIn(Strict):
     first_dealer = Seat(required=False)
 
 
-class GameFilter(serializers.Serializer):
+class GameFilter(QueryFilter):
     """Query parameters of the game list."""
 
-    league = Id(required=False)
-    player = Id(required=False, help_text="Games this player sat in.")
+    league = QueryId(required=False)
+    player = QueryId(required=False, help_text="Games this player sat in.")
     game_type = GameType(required=False)
     status = serializers.ChoiceField(choices=STATUSES, required=False)
     started_on = serializers.DateField(required=False, help_text="Started on this day (UTC).")
@@ -136,11 +136,13 @@ class HandOut(serializers.ModelSerializer):
     extras = serializers.SerializerMethodField()
     bags = serializers.SerializerMethodField()
     entered_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    version = serializers.CharField(read_only=True, help_text="Changes whenever the hand is written (corrected, "
+                                                              "or scored again); send it as `If-Match`.")
 
     class Meta:
         model = Hand
         fields = ["number", "dealer", "record", "delta", "totals", "extras", "bags", "entered_by", "entered_at",
-                  "updated_at"]
+                  "updated_at", "version"]
 
     @extend_schema_field(extras_schema("The game's extras after this hand, by name (Spades: `bags`)."))
     def get_extras(self, hand: Hand) -> dict[str, dict[str, int]]:

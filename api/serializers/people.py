@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from games.models import League, Membership, Player
 
-from .common import JSONObject, Strict, Text
+from .common import JSONBoolean, JSONObject, Slug, Strict, Text
 from .standings import PlayerFiguresOut, PlayerRatingOut
 
 
@@ -45,8 +45,8 @@ class ScorekeepersOut(serializers.Serializer):
 
 class LeagueIn(Strict):
     name = Text(max_length=120)
-    slug = serializers.SlugField(max_length=80, required=False)
-    is_public = serializers.BooleanField(required=False, default=True)
+    slug = Slug(max_length=80, required=False)
+    is_public = JSONBoolean(required=False, default=True)
     default_options = JSONObject(
         required=False, default=dict,
         help_text='House rules per game type, e.g. {"spades": {"target": 300}}; checked by the rules engine.',
@@ -55,7 +55,7 @@ class LeagueIn(Strict):
 
 class LeagueUpdate(Strict):
     name = Text(max_length=120, required=False)
-    is_public = serializers.BooleanField(required=False)
+    is_public = JSONBoolean(required=False)
     default_options = JSONObject(required=False)
 
 

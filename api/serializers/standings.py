@@ -11,11 +11,11 @@ from rest_framework import serializers
 
 from games.rules import rulesets
 
-from .common import PlayerRef
+from .common import PlayerRef, QueryFilter
 from .games import GameType
 
 
-class StandingsFilter(serializers.Serializer):
+class StandingsFilter(QueryFilter):
     """Query parameters of the standings."""
 
     game_type = GameType(

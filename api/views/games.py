@@ -11,7 +11,16 @@ from api.serializers.people import ScorekeeperIn, ScorekeepersOut
 from games import policy, selectors, services
 from games.rules import shown
 
-from .base import ApiView, league_to_play_in, one
+from .base import (
+    IDEMPOTENCY_KEY,
+    LOCATION,
+    ApiView,
+    created,
+    idempotency_key,
+    league_to_play_in,
+    one,
+    path_text,
+)
 
 
 def game_body(user, pk: int) -> dict:
@@ -36,12 +45,14 @@ class GameList(ApiView):
         filters = self.parse(GameFilter, data=request.query_params)
         return self.page(selectors.games_for(user=request.user, **filters), GameOut)
 
-    @extend_schema(request=GameIn, responses={201: GameDetailOut}, tags=["games"])
+    @extend_schema(request=GameIn, responses={201: GameDetailOut}, parameters=[IDEMPOTENCY_KEY, LOCATION],
+                   tags=["games"])
     def post(self, request):
+        key = idempotency_key(request)
         data = self.parse(GameIn)
         data["league"] = league_to_play_in(request.user, data["league"])
-        game = services.game_start(by=request.user, **data)
-        return Response(game_body(request.user, game.pk), status=status.HTTP_201_CREATED)
+        game = services.game_start(by=request.user, idempotency_key=key, **data)
+        return created(game_body(request.user, game.pk), "api-game", game.pk)
 
 
 class GameDetail(ApiView):
@@ -55,9 +66,10 @@ class GameAbandon(ApiView):
 
     error_statuses = (409,)
 
-    @extend_schema(request=None, responses=GameDetailOut, tags=["games"])
+    @extend_schema(request=None, responses=GameDetailOut, parameters=[IDEMPOTENCY_KEY], tags=["games"])
     def post(self, request, pk: int):
-        services.game_abandon(game=visible_game(request.user, pk), by=request.user)
+        game = visible_game(request.user, pk)
+        services.game_abandon(game=game, by=request.user, idempotency_key=idempotency_key(request))
         return Response(game_body(request.user, pk))
 
 
@@ -80,7 +92,7 @@ class GameScorekeepers(ApiView):
     @extend_schema(request=ScorekeeperIn, responses={201: ScorekeepersOut}, tags=["games"])
     def post(self, request, pk: int):
         game = visible_game_with_creator(request.user, pk)
-        username = self.parse(ScorekeeperIn)["username"]
+        username = self.parse(ScorekeeperIn)["username"].strip()
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise ValidationError({"username": [f"there is no user {shown(username)}"]})
@@ -92,7 +104,7 @@ class GameScorekeeper(ApiView):
     @extend_schema(request=None, responses={204: None}, tags=["games"])
     def delete(self, request, pk: int, username: str):
         game = visible_game_with_creator(request.user, pk)
-        user = get_user_model().objects.filter(username=username).first()
+        user = get_user_model().objects.filter(username=path_text(username, "user")).first()
         if user is None:
             raise NotFound(f"there is no user {shown(username)}")
         # Removing someone who is not a scorekeeper changes nothing: still a 204 (DELETE is idempotent).

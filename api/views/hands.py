@@ -2,8 +2,7 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from api.serializers.games import (
@@ -18,10 +17,8 @@ from api.serializers.games import (
 from games import services
 from games.models import Hand, HandRevision
 
-from .base import ApiView
+from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, etag, idempotency_key, if_match
 from .games import game_body, visible_game
-
-MAX_KEY = 200
 
 RECORD_EXAMPLES = [
     OpenApiExample("Spades", value={"bids": {"N": 3, "E": "nil", "S": 4, "W": 5},
@@ -60,20 +57,14 @@ CORRECTION_BODY = record_schema(
     "The corrected hand record (docs/rules/<game>.md), plus an optional `reason`. PUT replaces the record; "
     "PATCH merges the given top-level fields into the stored record.",
 )
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Up to 200 printable characters. A retry with the same key and body gets the first response; "
-                "the same key with a different body is a 422; while the first is in flight, 409 + Retry-After.",
+IF_MATCH = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The hand's `ETag` (or `version`) as you read it, in quotes: if the hand has changed since "
+                "(corrected, or scored again after an earlier hand was corrected), nothing is changed and the "
+                "answer is a 412.",
 )
-
-
-def idempotency_key(request) -> str | None:
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not 0 < len(key) <= MAX_KEY or not key.isprintable() or not key.isascii():
-        raise ValidationError({"idempotency_key": [f"an idempotency key is 1 to {MAX_KEY} printable ASCII characters"]})
-    return key
+ETAG = OpenApiParameter("ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200],
+                        description="The hand's `version`, quoted: send it back as `If-Match` with a correction.")
 
 
 def stored_hand(game, number: int) -> Hand:
@@ -86,7 +77,7 @@ def stored_hand(game, number: int) -> Hand:
 class HandList(ApiView):
     """A game's hands, and recording the next one."""
 
-    error_statuses = (409, 422)
+    error_statuses = (409,)
     pagination_class = None  # a game has tens of hands, not thousands
 
     @extend_schema(responses=HandOut(many=True), tags=["hands"])
@@ -95,15 +86,15 @@ class HandList(ApiView):
         hands = Hand.objects.filter(game=game).select_related("entered_by").order_by("number")
         return Response(HandOut(hands, many=True).data)
 
-    @extend_schema(request={"application/json": HAND_BODY}, examples=RECORD_EXAMPLES, parameters=[IDEMPOTENCY_KEY],
-                   responses={201: HandResultOut}, tags=["hands"])
+    @extend_schema(request={"application/json": HAND_BODY}, examples=RECORD_EXAMPLES,
+                   parameters=[IDEMPOTENCY_KEY, LOCATION], responses={201: HandResultOut}, tags=["hands"])
     def post(self, request, pk: int):
         game = visible_game(request.user, pk)
         key = idempotency_key(request)
         data = self.parse(HandIn)
         result = services.hand_record(game=game, record=data["record"], by=request.user,
                                       expected_number=data.get("expected_number"), idempotency_key=key)
-        return Response(result.payload, status=status.HTTP_201_CREATED)
+        return created(result.payload, "api-hand", game.pk, result.payload["number"])
 
 
 class HandDetail(ApiView):
@@ -111,32 +102,38 @@ class HandDetail(ApiView):
 
     error_statuses = (409,)
 
-    @extend_schema(responses=HandOut, tags=["hands"])
+    @extend_schema(responses=HandOut, parameters=[ETAG], tags=["hands"])
     def get(self, request, pk: int, number: int):
-        return Response(HandOut(stored_hand(visible_game(request.user, pk), number)).data)
+        hand = stored_hand(visible_game(request.user, pk), number)
+        return Response(HandOut(hand).data, headers={"ETag": etag(hand.version)})
 
     def correct(self, request, pk: int, number: int, *, merge: bool):
         game = visible_game(request.user, pk)
-        stored_hand(game, number)
+        key, versions = idempotency_key(request), if_match(request)
         data = self.parse(HandCorrectionIn)
         services.hand_correct(game=game, number=number, record=data["record"], by=request.user,
-                              reason=data["reason"], merge=merge)
+                              reason=data["reason"], merge=merge, idempotency_key=key, expected_versions=versions)
         return Response(game_body(request.user, pk))
 
-    @extend_schema(request={"application/json": CORRECTION_BODY}, responses=GameDetailOut, tags=["hands"])
+    @extend_schema(request={"application/json": CORRECTION_BODY}, responses=GameDetailOut,
+                   parameters=[IF_MATCH, IDEMPOTENCY_KEY], tags=["hands"])
     def put(self, request, pk: int, number: int):
         return self.correct(request, pk, number, merge=False)
 
-    @extend_schema(request={"application/json": CORRECTION_BODY}, responses=GameDetailOut, tags=["hands"])
+    @extend_schema(request={"application/json": CORRECTION_BODY}, responses=GameDetailOut,
+                   parameters=[IF_MATCH, IDEMPOTENCY_KEY], tags=["hands"])
     def patch(self, request, pk: int, number: int):
         return self.correct(request, pk, number, merge=True)
 
-    @extend_schema(request=UndoIn, responses=GameDetailOut, tags=["hands"])
+    @extend_schema(request=UndoIn, responses={200: GameDetailOut}, parameters=[IF_MATCH, IDEMPOTENCY_KEY],
+                   tags=["hands"])
     def delete(self, request, pk: int, number: int):
         """Undo the last hand (any other hand: 409). Answers with the game as it now stands."""
         game = visible_game(request.user, pk)
+        key, versions = idempotency_key(request), if_match(request)
         data = self.parse(UndoIn, data=request.data or {})
-        services.hand_undo(game=game, by=request.user, reason=data["reason"], number=number)
+        services.hand_undo(game=game, by=request.user, reason=data["reason"], number=number, idempotency_key=key,
+                           expected_versions=versions)
         return Response(game_body(request.user, pk))
 
 

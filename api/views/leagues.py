@@ -13,7 +13,7 @@ from games.models import Membership
 from games.rules import shown
 from games.standings.selectors import league_standings
 
-from .base import ApiView, one
+from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, one, path_text
 
 
 def visible_league(user, pk: int):
@@ -27,10 +27,11 @@ class LeagueList(ApiView):
     def get(self, request):
         return self.page(policy.visible_leagues(request.user).order_by("name", "id"), LeagueOut)
 
-    @extend_schema(request=LeagueIn, responses={201: LeagueOut}, tags=["leagues"])
+    @extend_schema(request=LeagueIn, responses={201: LeagueOut}, parameters=[IDEMPOTENCY_KEY, LOCATION], tags=["leagues"])
     def post(self, request):
-        league = services.league_create(by=request.user, **self.parse(LeagueIn))
-        return Response(LeagueOut(league).data, status=status.HTTP_201_CREATED)
+        key = idempotency_key(request)
+        league = services.league_create(by=request.user, idempotency_key=key, **self.parse(LeagueIn))
+        return created(LeagueOut(league).data, "api-league", league.pk)
 
 
 class LeagueDetail(ApiView):
@@ -52,26 +53,31 @@ class LeagueDetail(ApiView):
 class MemberList(ApiView):
     """A league's members and their roles (owner, scorekeeper, member). Only owners change them."""
 
+    error_statuses = (409,)  # the league's last owner cannot step down
+
     @extend_schema(responses=MemberOut(many=True), tags=["leagues"])
     def get(self, request, pk: int):
         league = visible_league(request.user, pk)
         members = Membership.objects.filter(league=league).select_related("user").order_by("role", "user__username")
         return self.page(members, MemberOut)
 
-    @extend_schema(request=MemberIn, responses={201: MemberOut}, tags=["leagues"])
+    @extend_schema(request=MemberIn, responses={201: MemberOut}, parameters=[LOCATION], tags=["leagues"])
     def post(self, request, pk: int):
         league = visible_league(request.user, pk)
         data = self.parse(MemberIn)
-        user = get_user_model().objects.filter(username=data["username"]).first()
+        user = get_user_model().objects.filter(username=data["username"].strip()).first()
         if user is None:
             raise ValidationError({"username": [f"there is no user {shown(data['username'])}"]})
         membership = services.league_set_member(league=league, user=user, role=data["role"], by=request.user)
-        return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
+        return created(MemberOut(membership).data, "api-member", league.pk, user.username)
 
 
 class MemberDetail(ApiView):
+    error_statuses = (409,)  # the league's last owner cannot step down or leave
+
     def member(self, request, pk: int, username: str) -> Membership:
         league = visible_league(request.user, pk)
+        username = path_text(username, "member")
         membership = Membership.objects.filter(league=league, user__username=username).select_related(
             "user", "league").first()
         if membership is None:
@@ -82,17 +88,21 @@ class MemberDetail(ApiView):
     def get(self, request, pk: int, username: str):
         return Response(MemberOut(self.member(request, pk, username)).data)
 
-    @extend_schema(request=RoleIn, responses=MemberOut, tags=["leagues"])
-    def put(self, request, pk: int, username: str):
+    def change(self, request, pk: int, username: str, *, partial: bool):
         current = self.member(request, pk, username)
-        membership = services.league_set_member(
-            league=current.league, user=current.user, role=self.parse(RoleIn)["role"], by=request.user
-        )
+        role = self.parse(RoleIn, partial=partial).get("role", current.role)
+        membership = services.league_set_member(league=current.league, user=current.user, role=role,
+                                                by=request.user)
         return Response(MemberOut(membership).data)
 
     @extend_schema(request=RoleIn, responses=MemberOut, tags=["leagues"])
+    def put(self, request, pk: int, username: str):
+        return self.change(request, pk, username, partial=False)
+
+    @extend_schema(request=RoleIn, responses=MemberOut, tags=["leagues"])
     def patch(self, request, pk: int, username: str):
-        return self.put(request, pk, username)
+        """Change only the fields sent (an empty body changes nothing, but is still checked as the owners')."""
+        return self.change(request, pk, username, partial=True)
 
     @extend_schema(request=None, responses={204: None}, tags=["leagues"])
     def delete(self, request, pk: int, username: str):

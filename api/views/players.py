@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.response import Response
 
 from api.serializers.people import PlayerDetailOut, PlayerIn, PlayerOut
@@ -10,7 +9,7 @@ from games import policy, services
 from games.models import Player
 from games.standings.selectors import player_figures, player_ratings
 
-from .base import ApiView, one
+from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, one
 
 
 def player_body(user, player: Player) -> dict:
@@ -30,10 +29,11 @@ class PlayerList(ApiView):
     def get(self, request):
         return self.page(Player.objects.order_by("name", "id"), PlayerOut)
 
-    @extend_schema(request=PlayerIn, responses={201: PlayerOut}, tags=["players"])
+    @extend_schema(request=PlayerIn, responses={201: PlayerOut}, parameters=[IDEMPOTENCY_KEY, LOCATION], tags=["players"])
     def post(self, request):
-        player = services.player_create(name=self.parse(PlayerIn)["name"], by=request.user)
-        return Response(PlayerOut(player).data, status=status.HTTP_201_CREATED)
+        key = idempotency_key(request)
+        player = services.player_create(name=self.parse(PlayerIn)["name"], by=request.user, idempotency_key=key)
+        return created(PlayerOut(player).data, "api-player", player.pk)
 
 
 class PlayerDetail(ApiView):
@@ -43,15 +43,20 @@ class PlayerDetail(ApiView):
     def get(self, request, pk: int):
         return Response(player_body(request.user, one(Player.objects.all(), pk, "player")))
 
-    @extend_schema(request=PlayerIn, responses=PlayerDetailOut, tags=["players"])
-    def put(self, request, pk: int):
+    def change(self, request, pk: int, *, partial: bool):
         player = one(Player.objects.all(), pk, "player")
-        player = services.player_update(player=player, name=self.parse(PlayerIn)["name"], by=request.user)
+        name = self.parse(PlayerIn, partial=partial).get("name")
+        player = services.player_update(player=player, name=name, by=request.user)
         return Response(player_body(request.user, player))
 
     @extend_schema(request=PlayerIn, responses=PlayerDetailOut, tags=["players"])
+    def put(self, request, pk: int):
+        return self.change(request, pk, partial=False)
+
+    @extend_schema(request=PlayerIn, responses=PlayerDetailOut, tags=["players"])
     def patch(self, request, pk: int):
-        return self.put(request, pk)
+        """Change only the fields sent (an empty body changes nothing)."""
+        return self.change(request, pk, partial=True)
 
 
 class PlayerRatings(ApiView):

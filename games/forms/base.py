@@ -99,6 +99,8 @@ class HandForm(RefusalForm):
         super().__init__(*args, **kwargs)
         if with_reason:
             del self.fields["idempotency_key"], self.fields["expected_number"]
+            # The hand's version as the page showed it: a correction of a hand changed since is refused.
+            self.fields["version"] = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
             self.fields["reason"] = forms.CharField(
                 max_length=500, label="Reason for the correction",
                 help_text="Say what was wrong, e.g. “tricks for N and E were swapped”.",

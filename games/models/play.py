@@ -6,6 +6,8 @@ Models hold data and constraints. Rules live in ``games/rules``; writes go throu
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -215,6 +217,14 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} hand {self.number}"
+
+    @property
+    def version(self) -> str:
+        """A short tag that changes whenever this hand is written: entered, corrected, or re-scored by a
+        correction of an earlier hand (and a hand entered again after an undo is a new row). Compared
+        before a change so that a correction made from a stale copy is refused rather than overwriting."""
+        stamp = f"{self.pk}:{self.updated_at.isoformat()}"
+        return hashlib.sha256(stamp.encode()).hexdigest()[:20]
 
 
 class HandRevision(models.Model):

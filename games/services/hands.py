@@ -10,7 +10,7 @@ a retry gets that answer back, and a request that fails leaves its key free at o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import events, policy
-from games.errors import GameClosed, HandConflict, InvalidInput, NotAllowed
+from games.errors import GameClosed, HandChanged, HandConflict, NoSuchThing, NotAllowed
 from games.idempotency import fingerprint, remember_answer, stored_answer
 from games.models import Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
@@ -187,28 +187,43 @@ def guard_match_order(game: Game, finished_after: bool, winner_after: str) -> No
         )
 
 
+def check_version(hand: Hand, expected_versions: Collection[str] | None) -> None:
+    """Refuse a change made from a copy of the hand that is no longer the stored one."""
+    if expected_versions is not None and hand.version not in expected_versions:
+        raise HandChanged(
+            f"hand {hand.number} has changed since it was read (someone corrected it, or an earlier hand, "
+            "which scores it again); read it again and make the change on what it says now"
+        )
+
+
 def hand_correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str = "",
-                 merge: bool = False, idempotency_key: str | None = None) -> Game:
+                 merge: bool = False, idempotency_key: str | None = None,
+                 expected_versions: Collection[str] | None = None) -> Game:
     """Correct hand ``number`` and re-score it and every hand after it.
 
     ``merge``: ``record`` holds only the fields that change; they are merged into the stored record
     under the game's lock, so two corrections of different fields cannot lose one another.
+    ``expected_versions``: the hand's ``version`` as the caller read it (any of these); if it has
+    changed since, :class:`HandChanged` and nothing is stored.
     Refused, changing nothing, if the correction would make a later hand invalid (a blind nil no
     longer allowed, a hand played after the game would now have been won). A retry with the same
     ``idempotency_key`` changes nothing more.
     """
+    versions = sorted(expected_versions) if expected_versions is not None else None
     return keyed_game_write(
         game=game, by=by, action="corrections", key=idempotency_key,
-        request={"number": number, "record": record, "reason": reason, "merge": merge},
-        write=lambda: correct(game=game, number=number, record=record, by=by, reason=reason, merge=merge),
+        request={"number": number, "record": record, "reason": reason, "merge": merge, "versions": versions},
+        write=lambda: correct(game=game, number=number, record=record, by=by, reason=reason, merge=merge,
+                              expected_versions=expected_versions),
     )
 
 
 @transaction.atomic
-def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str, merge: bool) -> Game:
+def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: str, merge: bool,
+            expected_versions: Collection[str] | None = None) -> Game:
     locked = lock_game(game, by)
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= locked.hand_count:
-        raise InvalidInput(f"there is no hand {number} in this game", field="number")
+        raise NoSuchThing(f"there is no hand {number} in this game", field="number")
     hands = list(Hand.objects.filter(game=locked, number__gte=number - 1).order_by("number"))
     before = hands[0] if number > 1 else None
     changed = hands[1:] if number > 1 else hands
@@ -229,6 +244,8 @@ def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: s
             field=error.field,
         ) from None
     guard_match_order(locked, state.finished, state.winner or "")
+    # Checked once the correction is known to be a valid one, so a bad correction is told what is wrong.
+    check_version(changed[0], expected_versions)
 
     previous_record = changed[0].record
     changed[0].record = plain(record)
@@ -248,24 +265,29 @@ def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: s
 
 
 def hand_undo(*, game: Game, by, reason: str = "", number: int | None = None,
-              idempotency_key: str | None = None) -> Game:
+              idempotency_key: str | None = None, expected_versions: Collection[str] | None = None) -> Game:
     """Take back the last hand; its record is kept in the revision history.
 
     ``number``: the hand the caller means to take back; refused with :class:`HandConflict` unless
-    it is still the last hand (another hand may have been added meanwhile). A retry with the same
-    ``idempotency_key`` takes back nothing more.
+    it is still the last hand (another hand may have been added meanwhile). ``expected_versions``:
+    as for :func:`hand_correct`. A retry with the same ``idempotency_key`` takes back nothing more.
     """
+    versions = sorted(expected_versions) if expected_versions is not None else None
     return keyed_game_write(
-        game=game, by=by, action="undo", key=idempotency_key, request={"number": number, "reason": reason},
-        write=lambda: undo(game=game, by=by, reason=reason, number=number),
+        game=game, by=by, action="undo", key=idempotency_key,
+        request={"number": number, "reason": reason, "versions": versions},
+        write=lambda: undo(game=game, by=by, reason=reason, number=number, expected_versions=expected_versions),
     )
 
 
 @transaction.atomic
-def undo(*, game: Game, by, reason: str, number: int | None) -> Game:
+def undo(*, game: Game, by, reason: str, number: int | None,
+         expected_versions: Collection[str] | None = None) -> Game:
     locked = lock_game(game, by)
     if locked.hand_count == 0:
-        raise InvalidInput("there is no hand to undo", field="number")
+        raise NoSuchThing("there is no hand to undo", field="number")
+    if number is not None and not 1 <= number <= locked.hand_count:
+        raise NoSuchThing(f"there is no hand {number} in this game", field="number")
     if number is not None and number != locked.hand_count:
         raise HandConflict(
             f"only the last hand (hand {locked.hand_count}) can be undone, not hand {number}; "
@@ -274,6 +296,7 @@ def undo(*, game: Game, by, reason: str, number: int | None) -> Game:
         )
     guard_match_order(locked, False, "")
     last = Hand.objects.get(game=locked, number=locked.hand_count)
+    check_version(last, expected_versions)
     before = Hand.objects.filter(game=locked, number=locked.hand_count - 1).first()
     ruleset = locked.ruleset
     state = ruleset.initial_state() if before is None else ruleset.resume(

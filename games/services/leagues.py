@@ -9,13 +9,23 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from games import policy
-from games.errors import InvalidInput, NotAllowed
+from games.errors import InvalidInput, NotAllowed, StateConflict
+from games.idempotency import once
 from games.models import League, Membership, Player
 from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
 
 
-def player_create(*, name: str, by, user=None) -> Player:
+def player_create(*, name: str, by, user=None, idempotency_key: str | None = None) -> Player:
+    """Add a player. A retry with the same ``idempotency_key`` adds no second one and gets the first."""
+    player, answer, replayed = once(
+        user=by, scope="players", key=idempotency_key, request={"name": name, "user": user.pk if user else None},
+        write=lambda: add_player(name=name, by=by, user=user), answer=lambda added: {"player": added.pk},
+    )
+    return Player.objects.get(pk=answer["player"]) if replayed else player
+
+
+def add_player(*, name: str, by, user) -> Player:
     name = (name or "").strip()
     if not name:
         raise InvalidInput("a player needs a name", field="name")
@@ -46,10 +56,22 @@ def unique_slug(name: str) -> str:
     return slug
 
 
-@transaction.atomic
 def league_create(*, name: str, by, is_public: bool = True, slug: str | None = None,
-                  default_options: Mapping[str, Any] | None = None) -> League:
-    """Create a league; its creator becomes its first owner."""
+                  default_options: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> League:
+    """Create a league; its creator becomes its first owner. A retry with the same ``idempotency_key``
+    creates nothing more and gets the first league."""
+    request = {"name": name, "is_public": is_public, "slug": slug, "default_options": default_options}
+    league, answer, replayed = once(
+        user=by, scope="leagues", key=idempotency_key, request=request, answer=lambda made: {"league": made.pk},
+        write=lambda: create_league(name=name, by=by, is_public=is_public, slug=slug,
+                                    default_options=default_options),
+    )
+    return League.objects.get(pk=answer["league"]) if replayed else league
+
+
+@transaction.atomic
+def create_league(*, name: str, by, is_public: bool, slug: str | None,
+                  default_options: Mapping[str, Any] | None) -> League:
     if not by.is_authenticated:
         raise NotAllowed("sign in to create a league")
     name = (name or "").strip()
@@ -82,7 +104,7 @@ def league_set_member(*, league: League, user, role: str | None, by) -> Membersh
     if current and current.role == Membership.Role.OWNER and role != Membership.Role.OWNER:
         owners = Membership.objects.filter(league=league, role=Membership.Role.OWNER).count()
         if owners == 1:
-            raise InvalidInput("a league must keep at least one owner", field="role")
+            raise StateConflict("a league must keep at least one owner", field="role")
     if role is None:
         if current:
             current.delete()
@@ -91,10 +113,13 @@ def league_set_member(*, league: League, user, role: str | None, by) -> Membersh
     return membership
 
 
-def player_update(*, player: Player, name: str, by) -> Player:
+def player_update(*, player: Player, by, name: str | None = None) -> Player:
+    """Rename a player (``name=None`` changes nothing). Whoever added the player, or the player."""
     if not policy.can_edit_player(by, player):
         raise NotAllowed("only whoever added this player (or the player) can rename them")
-    name = (name or "").strip()
+    if name is None:
+        return player
+    name = name.strip()
     if not name:
         raise InvalidInput("a player needs a name", field="name")
     if len(name) > 80:

@@ -4,6 +4,7 @@ Every check of who may see or change something goes through ``games.policy``; ev
 through ``games.services``. Forms post and redirect, so the pages work without JavaScript.
 """
 
+from .accounts import password_reset, password_reset_done
 from .home import home
 from .leagues import league_detail, league_member
 from .live import live, live_board
@@ -24,6 +25,8 @@ __all__ = [
     "live_board",
     "match_detail",
     "new_game",
+    "password_reset",
+    "password_reset_done",
     "player_detail",
     "table",
     "game_scorekeepers",

@@ -12,6 +12,7 @@ from django.http import Http404
 from games import policy, selectors
 from games.errors import (
     DomainError,
+    HandChanged,
     HandConflict,
     IdempotencyMismatch,
     NotAllowed,
@@ -27,7 +28,7 @@ T = TypeVar("T")
 
 # What a page answers when a write is refused; anything not listed is a 400.
 REFUSAL_STATUS: dict[type[DomainError], int] = {
-    HandConflict: 409, IdempotencyMismatch: 409,
+    HandConflict: 409, IdempotencyMismatch: 409, HandChanged: 409,
 }
 
 

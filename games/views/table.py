@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import policy, selectors, services
-from games.errors import HandConflict, IdempotencyMismatch
+from games.errors import HandChanged, HandConflict, IdempotencyMismatch
 from games.forms import ConfirmForm, ScorekeeperForm, UndoForm, hand_form_class
 
 from .common import board, game_title, scorable_game_or_403, submitted, visible_game_or_404
@@ -113,20 +113,39 @@ def hand_correct(request, game_id: int, number: int):
     form_class = hand_form_class(game.game_type)
     if request.method == "POST":
         form = form_class(request.POST, game=game, with_reason=True)
+        version = form.cleaned_data.get("version") if form.is_valid() else None
         if form.is_valid() and submitted(form, services.hand_correct, game=game, number=number,
                                          record=form.to_record(), by=request.user,
-                                         reason=form.cleaned_data["reason"]):
+                                         reason=form.cleaned_data["reason"],
+                                         expected_versions=[version] if version else None):
             messages.success(request, f"Hand {number} corrected.")
             return redirect(reverse("table", args=[game.pk]) + f"#hand-{number}")
         status = form.status
+        if isinstance(form.refusal, HandChanged):
+            hand, form = correction_of_changed_hand(request, game, number)
     else:
-        form = form_class(initial=form_class.initial_from_record(hand.record), game=game, with_reason=True)
+        initial = {**form_class.initial_from_record(hand.record), "version": hand.version}
+        form = form_class(initial=initial, game=game, with_reason=True)
         status = 200
     return render(request, "games/correct.html", {
         "game": game, "hand": hand, "form": form, "title": game_title(game),
         "hand_template": form_class.template_name_hand,
         "entry": form_class.describe(hand.record, hand.details or {}, {s: p.name for s, p in game.seats.items()}),
     }, status=status)
+
+
+def correction_of_changed_hand(request, game, number: int):
+    """Someone else changed the hand while this correction was being made: show the hand as it is now,
+    keep what was entered, and let a second save (made knowing) go through."""
+    hand = selectors.game_hand(game=game, number=number)
+    if hand is None:
+        raise Http404("No such hand")  # undone meanwhile, too
+    form_class = hand_form_class(game.game_type)
+    form = form_class(request.POST.dict() | {"version": hand.version}, game=game, with_reason=True)
+    form.is_valid()
+    form.add_error(None, f"Someone else changed hand {number} while you were correcting it; it now reads as "
+                         "shown above. Your correction was not saved: check it against that, then save again.")
+    return hand, form
 
 
 @login_required

@@ -25,7 +25,9 @@ def test_record_hand_returns_number_delta_and_game(as_owner, spades):
 def test_rules_error_is_a_field_error(as_owner, spades):
     response = post_hand(as_owner, spades, SHORT_HAND)
     assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
     assert response.json() == {
+        "type": "about:blank", "title": "Bad Request", "status": 400,
         "detail": "hand 1: tricks add up to 12; they must add up to 13", "code": "invalid_hand", "hand": 1,
         "tricks": ["tricks add up to 12; they must add up to 13"],
     }
@@ -119,10 +121,10 @@ def test_undo_of_an_earlier_hand_is_409(as_owner, spades):
     assert Hand.objects.filter(game=spades).count() == 2
 
 
-def test_undo_without_hands_is_400(as_owner, spades):
+def test_undo_without_hands_is_404(as_owner, spades):
     response = as_owner.delete(f"/api/v1/games/{spades.pk}/hands/1/")
-    assert response.status_code == 400
-    assert response.json()["number"] == ["there is no hand to undo"]
+    assert response.status_code == 404
+    assert response.json()["detail"] == "there is no hand to undo"
 
 
 def test_revisions_of_an_untouched_hand_are_empty(anonymous, as_owner, spades):

@@ -86,7 +86,8 @@ def test_members_add_change_remove(as_owner, league, member, stranger, anonymous
 
 def test_last_owner_cannot_leave(as_owner, league):
     response = as_owner.delete(f"/api/v1/leagues/{league.pk}/members/owner/")
-    assert response.status_code == 400
+    assert response.status_code == 409
+    assert response.json()["code"] == "conflict"
     assert response.json()["role"] == ["a league must keep at least one owner"]
 
 

@@ -1,8 +1,9 @@
 """Runs every curl example in docs/api.md, in order, and checks the response shown after it.
 
-A ```bash block holding a curl command is followed by a ```http block: a status line, a blank line and
-a JSON body. The body shown may leave fields out; every field it does show must match. ``$TOKEN`` stands
-for the token the first example returns.
+A ```bash block holding a curl command is followed by a ```http block: a status line, any headers, a blank
+line and a JSON body. The headers and body shown may leave some out; every one shown must match. A value
+written ``$NAME`` (``$TOKEN``, the token the first example returns) is bound the first time it is shown,
+in a body or a header, and stands for that value in later commands.
 """
 
 from __future__ import annotations
@@ -59,9 +60,11 @@ def substitute(text: str, variables: dict[str, str]) -> str:
     return text
 
 
-def parse_answer(answer: str) -> tuple[int, object]:
-    status_line, _, body = answer.partition("\n\n")
-    return int(status_line.split()[1]), json.loads(body) if body.strip() else None
+def parse_answer(answer: str) -> tuple[int, dict[str, str], object]:
+    head, _, body = answer.partition("\n\n")
+    status_line, *header_lines = head.splitlines()
+    headers = dict(line.split(": ", 1) for line in header_lines)
+    return int(status_line.split()[1]), headers, json.loads(body) if body.strip() else None
 
 
 def send(client: APIClient, request: dict):
@@ -105,9 +108,12 @@ def test_walkthrough_in_docs_runs(django_user_model, settings):
     variables: dict[str, str] = {}
     for number, (command, answer) in enumerate(examples(DOC.read_text()), start=1):
         request = parse_curl(command, variables)
-        status, body = parse_answer(answer)
+        status, headers, body = parse_answer(answer)
         response = send(client, request)
         label = f"example {number}: {request['method']} {request['url']}"
         assert response.status_code == status, f"{label}: {response.status_code} {response.content!r}"
+        for name, value in headers.items():
+            assert response.has_header(name), f"{label}: no {name} header"
+            matches(value, response[name], variables, f"{label} {name}")
         if body is not None:
             matches(body, response.json(), variables, label)
