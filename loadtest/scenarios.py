@@ -77,17 +77,24 @@ class Stack:
     """A fresh database, gunicorn and a Celery worker (and a private Redis if asked) for one scenario."""
 
     def __init__(self, *, postgres: services.Postgres, template: Template, redis_url: str | None, workdir: Path,
-                 name: str, players: int = 40, private_redis: bool = False, web_workers: int | None = None):
+                 name: str, players: int = 40, private_redis: bool = False, private_postgres: bool = False,
+                 web_workers: int | None = None):
         self.postgres, self.template, self.workdir, self.name = postgres, template, workdir, name
         self.private_redis, self.shared_redis_url, self.web_workers = private_redis, redis_url, web_workers
-        self.players = players
+        self.private_postgres, self.players = private_postgres, players
         self.database = f"scorekeeper_load_{name}_{random.randrange(16**6):06x}"
+        self.postgres_server: services.PostgresServer | None = None
         self.redis: services.Process | None = None
         self.server: services.Process | None = None
         self.worker: services.Process | None = None
 
     def __enter__(self) -> Stack:
         try:
+            if self.private_postgres:
+                # A server of the scenario's own, which it may restart; migrated here, as it has no template.
+                self.postgres_server = services.PostgresServer()
+                self.postgres = services.Postgres(self.postgres_server.url)
+                self.template = Template(self.postgres, self.workdir)
             self.database_url = self.postgres.create(self.database, template=self.template.name)
             if self.private_redis:
                 self.redis = services.redis_server(log=self.log("redis"))
@@ -115,6 +122,8 @@ class Stack:
             self.postgres.drop(self.database)
         except Exception:  # noqa: BLE001 - leave a stray database rather than hide the real error
             pass
+        if self.postgres_server is not None:
+            self.postgres_server.close()
 
     def log(self, what: str) -> Path:
         return self.workdir / f"{self.name}-{what}.log"
@@ -212,15 +221,12 @@ def finished_so_far(tables: list[Table]) -> int:
     return sum(table.finished for table in tables)
 
 
-def converge(stack: Stack, outcome: Outcome, *, timeout: float, catch_up: bool) -> None:
-    """Standings equal a from-scratch recompute: by the worker alone, else after the catch-up task."""
+def converge(stack: Stack, outcome: Outcome, *, timeout: float) -> None:
+    """Standings equal a from-scratch recompute, with nobody queueing anything by hand and no celery beat:
+    by the worker alone (it catches up whenever it connects to the broker, scorekeeper/celery.py)."""
     answer = stack.wait_converged(timeout)
     outcome.facts["standing_rows"] = answer["standing_rows"]
     outcome.facts["finished_games_in_league"] = answer["finished_games"]
-    if not answer["converged"] and catch_up:
-        outcome.notes.append("the worker alone had not converged; queued games.standings_catch_up")
-        stack.dbtool("catch-up")
-        answer = stack.wait_converged(timeout)
     outcome.facts["standings_converged"] = answer["converged"]
     if not answer["converged"]:
         outcome.failures.append(f"standings did not converge: {answer['differences']}")
@@ -258,7 +264,7 @@ def load(stack_factory, size: Size, outcome: Outcome) -> None:
         outcome.failures += facts["problems"]
         outcome.failures += [f"table {t.number} (game {t.game_id}) did not finish" for t in tables if not t.finished]
         outcome.failures += check_games(stack, tables)
-        converge(stack, outcome, timeout=60, catch_up=False)
+        converge(stack, outcome, timeout=60)
 
 
 @scenario("worker killed")
@@ -279,7 +285,7 @@ def worker_killed(stack_factory, size: Size, outcome: Outcome) -> None:
         outcome.failures += [f"5xx or no answer: {error}" for t in tables for error in t.server_errors]
         outcome.failures += facts["problems"]
         outcome.failures += check_games(stack, tables)
-        converge(stack, outcome, timeout=60, catch_up=True)
+        converge(stack, outcome, timeout=60)
 
 
 @scenario("database connections dropped")
@@ -327,8 +333,9 @@ def idle_connection_probe(stack: Stack, outcome: Outcome) -> None:
 
 @scenario("redis down")
 def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
-    """Redis (broker and cache) stops mid-run: hands are still recorded, with no 5xx; when it returns, the
-    catch-up task brings the standings up to date."""
+    """Redis (broker and cache) stops mid-run and stays down until every game has finished: hands are still
+    recorded, with no 5xx; when it returns, the standings converge with no celery beat and no later result
+    to bring them up to date (the worker catches up when it reconnects)."""
     with stack_factory("redis", players=size.players, private_redis=True) as stack:
         def outage(tables: list[Table]) -> dict[str, Any]:
             wait_until(lambda: finished_so_far(tables) >= max(1, len(tables) // 4), timeout=size.seconds / 2)
@@ -336,8 +343,9 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
             hands_before = hands_so_far(tables)
             stack.redis.stop()
             down_at = time.monotonic()
-            # Down until a few more games have finished (their standings updates cannot be queued).
-            wait_until(lambda: finished_so_far(tables) >= before + max(1, len(tables) // 4), timeout=20)
+            # Down until every game has finished: the standings updates of those finished meanwhile cannot
+            # be queued, and no later result will come to queue one.
+            wait_until(lambda: finished_so_far(tables) >= len(tables), timeout=size.seconds)
             wait_until(lambda: time.monotonic() - down_at > 3, timeout=5)
             health = stack.api.get("/healthz")
             outage_games = finished_so_far(tables) - before
@@ -348,8 +356,9 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
             worker_died = wait_until(lambda: not stack.worker.running, timeout=3)
             if worker_died:
                 stack.start_worker()
-            return {"worker_exited_while_redis_was_down": worker_died,"redis_down_seconds": round(time.monotonic() - down_at, 1), "games_finished_while_down":
-                    outage_games, "hands_recorded_while_down": outage_hands,
+            return {"worker_exited_while_redis_was_down": worker_died,
+                    "redis_down_seconds": round(time.monotonic() - down_at, 1),
+                    "games_finished_while_down": outage_games, "hands_recorded_while_down": outage_hands,
                     "healthz_while_down": f"{health.status} {health.body}"}
 
         tables, facts = run_tables(stack, size, during=outage)
@@ -368,13 +377,20 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
                                     "standings update must give up quickly (games/events.py)")
         if not str(facts.get("healthz_while_down", "")).startswith("503"):
             outcome.failures.append(f"/healthz did not report Redis down: {facts.get('healthz_while_down')}")
-        converge(stack, outcome, timeout=60, catch_up=True)
+        converge(stack, outcome, timeout=60)
 
 
 # No request should wait this long on a broker that is down (the settings allow about 2.5 s).
 SLOW_REQUEST = 8.0
 
 SCENARIOS = {"load": load, "worker": worker_killed, "database": database_dropped, "redis": redis_down}
+
+
+def all_scenarios() -> dict:
+    """Every scenario by name: these, and those of modules that build on this one."""
+    from .restart import database_restart
+
+    return {**SCENARIOS, "restart": database_restart}
 
 
 class Session:
@@ -394,7 +410,7 @@ class Session:
                      workdir=self.workdir, name=name, **options)
 
     def run(self, name: str, size: Size) -> Outcome:
-        return SCENARIOS[name](self.stack, size)
+        return all_scenarios()[name](self.stack, size)
 
     def close(self) -> None:
         self.template.drop()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -103,6 +104,61 @@ class Postgres:
                 (database,),
             ).fetchall()
         return sum(1 for (done,) in rows if done)
+
+
+def postgres_bin() -> Path:
+    """The folder of PostgreSQL's server programs (initdb, pg_ctl): Debian keeps them off the PATH."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda path: int(path.parts[-3]))
+    if found:
+        return found[-1].parent
+    pg_ctl = shutil.which("pg_ctl")
+    if pg_ctl:
+        return Path(pg_ctl).parent
+    raise StackError("PostgreSQL's server programs (pg_ctl, initdb) are not installed")
+
+
+class PostgresServer:
+    """A PostgreSQL server of its own (initdb into a folder of the run), so a scenario may restart it.
+
+    PostgreSQL refuses to run as root: as root, its programs run as the ``postgres`` user, which then
+    owns the folder (as in .ci/run). Its log is ``postgres.log`` in that folder.
+    """
+
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
+        self.bin = postgres_bin()
+        self.folder = Path(tempfile.mkdtemp(prefix="scorekeeper-postgres-"))
+        self.folder.chmod(0o755)
+        self.data, self.log = self.folder / "data", self.folder / "postgres.log"
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+        self.run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+        self.start()
+
+    def run(self, program: str, *args: str, timeout: float = 120) -> None:
+        command = [str(self.bin / program), *args]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        if result.returncode:
+            raise StackError(f"{program} failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+
+    def start(self) -> None:
+        """Start the server and return once it accepts connections."""
+        options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off -c max_connections=200"
+        self.run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-o", options, "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server: ``fast`` ends every session (as a restart does), ``immediate`` as a crash would."""
+        self.run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def close(self) -> None:
+        try:
+            self.stop("immediate")
+        except StackError:
+            pass  # not running
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def migrate(database_url: str, log: Path) -> None:

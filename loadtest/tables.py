@@ -7,10 +7,11 @@ of the hands the server accepted. Now and then it misbehaves the way real phones
   same answer and store nothing;
 - *duplicate*: a double tap sends the same hand again under a new key: the stale
   ``expected_number`` must make it a 409 that stores nothing;
-- *race*: two phones send the same request (same key) at the same moment: one hand is stored.
+- *race*: two phones send the same request (same key) at the same moment: one hand is stored, and the
+  second, waiting for the first, gets the same answer.
 
-A request with no answer or a 5xx is retried with the same key (that is what the key is for);
-a 409 "in flight" is retried after its ``Retry-After``. Every loop is bounded in time and count.
+A request with no answer or a 5xx (a 503 while the database is away) is retried with the same key,
+which is what the key is for. Every loop is bounded in time and count.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class Table:
     server_errors: list[str] = field(default_factory=list)  # 5xx and unanswered requests
     problems: list[str] = field(default_factory=list)  # answers that break a promise of the API
     latencies: list[float] = field(default_factory=list)
+    # Every answer: when it came (time.monotonic()), its status, and its Content-Type.
+    answers: list[tuple[float, int, str]] = field(default_factory=list)
     finished: bool = False
     retries: int = 0
     duplicates: int = 0
@@ -86,6 +89,7 @@ class Player:
     def note(self, reply: Reply, what: str) -> None:
         self.table.statuses[reply.status] += 1
         self.table.latencies.append(reply.seconds)
+        self.table.answers.append((time.monotonic(), reply.status, reply.headers.get("content-type", "")))
         if reply.failed:
             self.table.server_errors.append(f"{what}: {reply.status} {str(reply.body)[:200]}")
 

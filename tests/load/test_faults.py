@@ -1,4 +1,5 @@
-"""Faults under load, CI-sized: a worker killed, database connections dropped, Redis down."""
+"""Faults under load, CI-sized: a worker killed, database connections dropped, the database restarted,
+Redis down. No celery beat runs in these stacks: the standings must converge without it."""
 
 from __future__ import annotations
 
@@ -29,7 +30,15 @@ def test_a_hand_is_stored_whole_or_not_at_all_when_its_database_connection_drops
     assert outcome.facts["finished"] == 10
 
 
-def test_hands_are_recorded_while_redis_is_down_and_standings_catch_up(load_session):
+def test_hands_are_recorded_while_redis_is_down_and_standings_catch_up_without_beat(load_session):
     outcome = run(load_session, "redis", tables=10)
     assert outcome.facts["hands_recorded_while_down"] > 0
+    assert outcome.facts["games_finished_while_down"] > 0
     assert outcome.facts["standings_converged"]
+
+
+def test_acknowledged_hands_survive_a_database_restart_and_retries_succeed_within_a_second(load_session):
+    outcome = run(load_session, "restart", tables=10)
+    assert outcome.facts["requests_refused_while_down"] > 0
+    assert outcome.facts["slowest_recovery_seconds"] <= 1.0
+    assert outcome.facts["finished"] == 10
