@@ -4,6 +4,7 @@
     DATABASE_URL=... python -m loadtest.dbtool games 3 4 5
     DATABASE_URL=... python -m loadtest.dbtool standings LEAGUE_ID
     DATABASE_URL=... REDIS_URL=... python -m loadtest.dbtool catch-up
+    DATABASE_URL=... python -m loadtest.dbtool user USERNAME
 
 Each prints one JSON document. The harness runs this in a subprocess so that its own process
 (a pytest run with its own test database, or ``make load``) never points Django elsewhere.
@@ -98,6 +99,14 @@ def catch_up() -> dict[str, Any]:
     return {"task_id": result.id}
 
 
+def user(username: str) -> dict[str, Any]:
+    """An account (with the load test's password) for a test to name: a member to add, a scorekeeper."""
+    from django.contrib.auth import get_user_model
+
+    made = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    return {"id": made.pk, "username": made.username}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -105,6 +114,7 @@ def main() -> None:
     commands.add_parser("games").add_argument("ids", type=int, nargs="*")
     commands.add_parser("standings").add_argument("league_id", type=int)
     commands.add_parser("catch-up")
+    commands.add_parser("user").add_argument("username")
     args = parser.parse_args()
 
     import django
@@ -116,6 +126,8 @@ def main() -> None:
         answer = games(args.ids)
     elif args.command == "standings":
         answer = standings(args.league_id)
+    elif args.command == "user":
+        answer = user(args.username)
     else:
         answer = catch_up()
     json.dump(answer, sys.stdout, default=str)
