@@ -4,6 +4,9 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("sw.js", views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("offline/", views.offline, name="offline"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<int:game_id>/", views.table, name="table"),

@@ -17,7 +17,7 @@ def test_scoreboard_shows_names_totals_bags_target_and_dealer(owner_client, star
     assert "Ann" in page and "Cat" in page and "Ben" in page and "Dan" in page
     assert 'data-total="NS">70<' in page and 'data-total="EW">60<' in page
     assert "Playing to <b>300</b>" in page
-    assert "<b>Ben</b> (E) deals" in page
+    assert "<span data-next-dealer>Ben</span> deals" in page  # the next hand's entry says who deals it
     assert "0 bags" in page
     assert "Record hand 2" in page
     assert 'name="idempotency_key"' in page and 'name="expected_number" value="2"' in page
