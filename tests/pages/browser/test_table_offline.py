@@ -326,3 +326,29 @@ def test_the_app_installs_from_a_manifest_with_a_worker_at_the_root(table_phone,
     manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
     assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+
+
+def test_the_page_follows_a_phone_set_to_dark_and_keeps_the_screen_on(browser, wifi, game):
+    context = browser.new_context(viewport=PHONE, base_url=wifi.url, color_scheme="dark")
+    # The screen itself is the boundary: record the page's requests to keep it on.
+    context.add_init_script("""
+        window.__wakeLocks = 0;
+        Object.defineProperty(navigator, "wakeLock", {value: {request: () => {
+            window.__wakeLocks += 1;
+            return Promise.resolve({addEventListener() {}});
+        }}});
+    """)
+    page = context.new_page()
+    try:
+        sign_in(page)
+        page.goto(f"/games/{game.pk}/")
+        expect(page.locator("#entry-title")).to_contain_text("Hand 1")
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(18, 20, 22)", background
+        assert page.evaluate("window.__wakeLocks") >= 1
+        page.goto(f"/games/{game.pk}/live/")
+        assert page.evaluate("window.__wakeLocks") >= 1
+        page.goto("/")
+        assert page.evaluate("window.__wakeLocks") == 0  # only the table and the spectator view
+    finally:
+        context.close()
