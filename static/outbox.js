@@ -127,7 +127,8 @@
       clearTimeout(timer);
       if (response.type === "opaqueredirect") { return { status: 302, body: null }; }  // sent to sign in
       var type = response.headers.get("Content-Type") || "";
-      var read = type.indexOf("application/json") >= 0 ? response.json() : Promise.resolve(null);
+      var read = type.indexOf("application/json") >= 0 ? response.json()
+        : response.text().then(function () { return null; });  // read to the end all the same
       return read.then(function (json) { return { status: response.status, body: json }; },
                        function () { return { status: response.status, body: null }; });
     }, function () {

@@ -435,9 +435,14 @@
     retryTimer = setTimeout(function () { sendWaiting(); }, retryDelay);
   }
 
-  var sending = false;
+  var sending = false, sendAgain = null;
   function sendWaiting(context) {
-    if (sending || !facts) { return Promise.resolve(); }
+    if (!facts) { return Promise.resolve(); }
+    if (sending) {
+      // Entered while another send was under way: sent as soon as that one is done.
+      sendAgain = context || sendAgain || {};
+      return Promise.resolve();
+    }
     sending = true;
     Outbox.setMeta("csrf", csrfCookie());
     return Outbox.entries().then(function (all) {
@@ -451,6 +456,10 @@
     }, function (error) {
       sending = false;
       say("Could not send the waiting hands (" + error + "); they stay on this phone.", "problem");
+    }).then(function () {
+      var next = sendAgain;
+      sendAgain = null;
+      if (next) { return sendWaiting(next); }
     });
   }
 
@@ -471,7 +480,9 @@
     var justRefused = just && !context.wasEditing && summary.stopped.some(function (entry) {
       return entry.key === just.key && entry.state === "refused";
     });
-    var refreshing = recorded.length ? refresh() : Promise.resolve();
+    var conflict = summary.stopped.some(function (entry) { return entry.game === facts.game && entry.state === "review"; });
+    // Something new on the server (ours, or another phone's hand): show the game as it now stands.
+    var refreshing = recorded.length || conflict ? refresh() : Promise.resolve();
     return refreshing.then(function () {
       if (justRefused) {
         // Refused while the scorekeeper is still here: back into the form to be fixed now.
@@ -485,6 +496,7 @@
             updateSums();
             renderWaiting(entries);
             showErrors(just.problem || (summary.stopped.filter(function (e) { return e.key === just.key; })[0] || {}).problem || {});
+            saveDraft();  // kept on the phone while it is being fixed
             say("Hand " + just.expected_number + " was not recorded: fix what is marked, then record it again.", "problem");
           });
         });
@@ -617,6 +629,23 @@
     // Shown again from the browser's page cache (Back): take the page as it is now, never as it was.
     window.addEventListener("pageshow", function (event) { if (event.persisted) { location.reload(); } });
     sendWaiting();
+    probeConnection();
+  }
+
+  // A page opened from the phone's copy says so, even when the phone believes it is online (a Wi-Fi with
+  // no way out): it is the game as it was when the copy was made.
+  function probeConnection() {
+    var banner = $("#connection");
+    if (!banner || navigator.onLine === false) { return; }
+    fetch("/healthz", { cache: "no-store", credentials: "same-origin" }).then(function (response) {
+      return response.text();  // read to the end, so that the request is over
+    }).catch(function () {
+      var when = new Date(facts.renderedAt);
+      banner.hidden = false;
+      banner.textContent = "No connection: this is the game as it was at " +
+        when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) +
+        ". Hands you record stay on this phone and are sent when the connection is back.";
+    });
   }
 
   document.addEventListener("DOMContentLoaded", start);

@@ -352,3 +352,13 @@ def test_the_page_follows_a_phone_set_to_dark_and_keeps_the_screen_on(browser, w
         assert page.evaluate("window.__wakeLocks") == 0  # only the table and the spectator view
     finally:
         context.close()
+
+
+def test_a_page_opened_from_the_phones_copy_says_when_it_was_made(table_phone, wifi, game):
+    page = table_phone
+    sign_in(page)
+    open_table(page, game)
+    wifi.set(DOWN)  # the Wi-Fi is there, but leads nowhere: the browser still believes it is online
+    page.reload()
+    expect(page.locator("#connection")).to_contain_text("No connection: this is the game as it was at")
+    expect(page.locator("#entry-title")).to_contain_text("Hand 1")
