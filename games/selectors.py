@@ -38,13 +38,9 @@ def game_hand(*, game: Game, number: int) -> Hand | None:
     return Hand.objects.filter(game=game, number=number).first()
 
 
-def game_corrected_numbers(*, game: Game) -> set[int]:
-    """The numbers of the hands that were corrected at least once (one query)."""
-    return set(
-        HandRevision.objects.filter(game=game, action=HandRevision.Action.CORRECT)
-        .values_list("number", flat=True)
-        .distinct()
-    )
+def game_revisions(*, game: Game) -> list[HandRevision]:
+    """Every correction and undo of the game's hands, oldest first, with who made it (one query)."""
+    return list(HandRevision.objects.filter(game=game).select_related("changed_by").order_by("changed_at", "id"))
 
 
 def scorable_games(*, user, limit: int = 20) -> list[Game]:

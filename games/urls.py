@@ -7,6 +7,9 @@ urlpatterns = [
     # Offered only where mail can be sent (settings.PASSWORD_RESET_BY_MAIL); before the rest of accounts/.
     path("accounts/password_reset/", views.password_reset, name="password_reset"),
     path("accounts/password_reset/done/", views.password_reset_done, name="password_reset_done"),
+    path("sw.js", views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("offline/", views.offline, name="offline"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<int:game_id>/", views.table, name="table"),

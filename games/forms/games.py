@@ -12,7 +12,7 @@ from django.contrib.humanize.templatetags.humanize import apnumber
 from games.models import League, Player
 from games.rules import Option, ruleset_class, rulesets
 
-from .base import SEAT_WORDS, SEATS, RefusalForm
+from .base import SEAT_WORDS, SEATS, KeyedForm
 
 CASUAL = ""
 
@@ -69,7 +69,7 @@ class ChooseGameForm(forms.Form):
                                          *((league.slug, league.name) for league in leagues)]
 
 
-class NewGameForm(RefusalForm):
+class NewGameForm(KeyedForm):
     """Step two: a player in each seat (picked, or added by name), the house rules, and (for a game
     played in matches) whether to play a match."""
 
@@ -133,12 +133,12 @@ class NewGameForm(RefusalForm):
         return bool(self.cleaned_data.get("match"))
 
 
-class UndoForm(RefusalForm):
+class UndoForm(KeyedForm):
     """Undo the last hand: the number shown on the page (refused if another hand became the last one)."""
 
     number = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(required=False, max_length=500, label="Reason (optional)")
 
 
-class ConfirmForm(RefusalForm):
+class ConfirmForm(KeyedForm):
     """A yes to a question the page asked (abandoning a game)."""

@@ -65,7 +65,8 @@ def new_game(request):
         status = 400
         if form.is_valid():
             game = submitted(form, services.table_start, game_type=game_type, seats=form.seats(), by=request.user,
-                             league=league, options=form.options(), as_match=form.as_match)
+                             league=league, options=form.options(), as_match=form.as_match,
+                             idempotency_key=form.cleaned_data["idempotency_key"] or None)
             if game is not None:
                 return redirect("table", game_id=game.pk)
             status = form.status
