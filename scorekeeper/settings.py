@@ -32,6 +32,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_ENV=production (comma-separated)")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A TLS-terminating proxy in front: trust its X-Forwarded-Proto, and the address it saw (PROXY_COUNT).
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -220,8 +222,9 @@ REST_FRAMEWORK = {
         "user_writes": env_rate("THROTTLE_USER_WRITES", "60/minute"),
         "token_requests": env_rate("THROTTLE_TOKEN_REQUESTS", "10/minute"),
     },
-    # Behind a proxy, the client's address is the last one the proxy added to X-Forwarded-For.
-    "NUM_PROXIES": env_int("PROXY_COUNT", 1 if env_bool("BEHIND_PROXY", False) else 0),
+    # Behind PROXY_COUNT proxies of ours, the client's address is the one the outermost saw (that many
+    # from the right in X-Forwarded-For); otherwise the connection's own.
+    "NUM_PROXIES": env_int("PROXY_COUNT", 1 if BEHIND_PROXY else 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
@@ -246,7 +249,6 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PROD
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Sign-in limits count failures per address: the same address the request limits use.
