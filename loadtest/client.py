@@ -21,6 +21,7 @@ class Reply:
     body: Any
     seconds: float
     headers: dict[str, str] = field(default_factory=dict)
+    sent_at: float = 0.0  # time.monotonic() when the request was sent
 
     @property
     def code(self) -> str | None:
@@ -46,7 +47,7 @@ class Api:
         if body is not None:
             payload = json.dumps(body).encode()
             sent["Content-Type"] = "application/json"
-        started = time.perf_counter()
+        started, sent_at = time.perf_counter(), time.monotonic()
         connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         try:
             connection.request(method, path, body=payload, headers=sent)
@@ -54,7 +55,7 @@ class Api:
             raw = response.read()
             status, answer_headers = response.status, {k.lower(): v for k, v in response.getheaders()}
         except (OSError, http.client.HTTPException) as error:  # TimeoutError is an OSError
-            return Reply(0, f"{error.__class__.__name__}: {error}", time.perf_counter() - started)
+            return Reply(0, f"{error.__class__.__name__}: {error}", time.perf_counter() - started, sent_at=sent_at)
         finally:
             connection.close()
         seconds = time.perf_counter() - started
@@ -62,7 +63,7 @@ class Api:
             parsed: Any = json.loads(raw) if raw else None
         except ValueError:
             parsed = raw[:300].decode(errors="replace")
-        return Reply(status, parsed, seconds, answer_headers)
+        return Reply(status, parsed, seconds, answer_headers, sent_at)
 
     def get(self, path: str) -> Reply:
         return self.request("GET", path)

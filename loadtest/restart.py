@@ -3,8 +3,8 @@ for a moment, and started again.
 
 Passes when every hand the server acknowledged is stored exactly once (and nothing else is), every
 request the outage broke was answered with the API's JSON 503 (``Retry-After``) rather than an HTML
-page, the tables' retries (same Idempotency-Key) succeed within a second of the database accepting
-connections again, and the standings converge.
+page, no request sent once the database accepts connections again fails, every table's retry (same
+Idempotency-Key) that goes through is sent within a second of that, and the standings converge.
 """
 
 from __future__ import annotations
@@ -24,18 +24,29 @@ from .scenarios import (
 )
 from .tables import Table
 
-# How long the database stays down, and how soon after it is back every table must be recording again.
+# How long the database stays down, and how soon after it is back a table's retry must go through.
 DOWN_SECONDS = 2.0
 BACK_WITHIN = 1.0
 
 
-def first_success_after(table: Table, moment: float) -> float | None:
-    return next((at for at, status, _ in table.answers if at >= moment and 0 < status < 500), None)
+def failed(status: int) -> bool:
+    return status == 0 or status >= 500
 
 
-def refused_while_down(table: Table, down: float, back: float) -> list[tuple[float, int, str]]:
-    return [(at, status, kind) for at, status, kind in table.answers
-            if down <= at <= back + 0.5 and (status >= 500 or status == 0)]
+def met_the_outage(table: Table, down: float, back: float) -> list[tuple[float, float, int, str]]:
+    """The table's requests that failed while the database was away (sent before it was back)."""
+    return [answer for answer in table.answers if down <= answer[1] and answer[0] < back and failed(answer[2])]
+
+
+def failed_after(table: Table, back: float) -> list[tuple[float, float, int, str]]:
+    """Requests sent once the database was back that still failed: there must be none."""
+    return [answer for answer in table.answers if answer[0] >= back and failed(answer[2])]
+
+
+def first_success_sent_after(table: Table, moment: float) -> tuple[float, float] | None:
+    """(sent, answered) of the table's first request after ``moment`` that went through."""
+    return next(((sent, answered) for sent, answered, status, _ in table.answers
+                 if answered >= moment and not failed(status)), None)
 
 
 @scenario("database restarted")
@@ -69,24 +80,32 @@ def check_the_outage(outcome: Outcome, tables: list[Table], moments: dict[str, f
         outcome.failures.append("the database was not restarted (the games ended first)")
         return
     down, back = moments["down"], moments["back"]
-    refused = {table.number: refused_while_down(table, down, back) for table in tables}
+    refused = {table.number: met_the_outage(table, down, back) for table in tables}
     answers = [answer for table_answers in refused.values() for answer in table_answers]
     outcome.facts["requests_refused_while_down"] = len(answers)
     if not answers:
         outcome.failures.append("no request met the outage: the restart did not happen while tables recorded")
-    for _at, status, kind in answers:
+    for _sent, _answered, status, kind in answers:
         if status != 503 or not kind.startswith("application/problem+json"):
             outcome.failures.append(f"during the outage a request got {status} {kind or 'with no body'}, "
                                     "not the API's JSON 503")
-    delays = []
     for table in tables:
-        if refused[table.number]:
-            success = first_success_after(table, back)
-            if success is None:
-                outcome.failures.append(f"table {table.number} never recorded again after the restart")
-                continue
-            delays.append(success - back)
-    outcome.facts["slowest_recovery_seconds"] = round(max(delays, default=0.0), 3)
-    if delays and max(delays) > BACK_WITHIN:
-        outcome.failures.append(f"a table's retry succeeded {max(delays):.2f} s after the database was back "
-                                f"(at most {BACK_WITHIN} s)")
+        outcome.failures += [f"table {table.number}: a request sent after the database was back got {status}"
+                             for _sent, _answered, status, _ in failed_after(table, back)]
+    # How soon each table that met the outage got through: the retry it sent (it retries every 0.05 to
+    # 0.25 s), and the answer, which also waits its turn behind every other table's request.
+    sent_delays, answered_delays = [], []
+    for table in tables:
+        if not refused[table.number]:
+            continue
+        success = first_success_sent_after(table, back)
+        if success is None:
+            outcome.failures.append(f"table {table.number} never recorded again after the restart")
+            continue
+        sent_delays.append(max(0.0, success[0] - back))
+        answered_delays.append(success[1] - back)
+    outcome.facts["slowest_retry_sent_after_back"] = round(max(sent_delays, default=0.0), 3)
+    outcome.facts["slowest_recovery_seconds"] = round(max(answered_delays, default=0.0), 3)
+    if sent_delays and max(sent_delays) > BACK_WITHIN:
+        outcome.failures.append(f"a table's first successful retry was sent {max(sent_delays):.2f} s after the "
+                                f"database was back (at most {BACK_WITHIN} s)")

@@ -51,8 +51,8 @@ class Table:
     server_errors: list[str] = field(default_factory=list)  # 5xx and unanswered requests
     problems: list[str] = field(default_factory=list)  # answers that break a promise of the API
     latencies: list[float] = field(default_factory=list)
-    # Every answer: when it came (time.monotonic()), its status, and its Content-Type.
-    answers: list[tuple[float, int, str]] = field(default_factory=list)
+    # Every request: when it was sent and when its answer came (time.monotonic()), its status and Content-Type.
+    answers: list[tuple[float, float, int, str]] = field(default_factory=list)
     finished: bool = False
     retries: int = 0
     duplicates: int = 0
@@ -89,7 +89,8 @@ class Player:
     def note(self, reply: Reply, what: str) -> None:
         self.table.statuses[reply.status] += 1
         self.table.latencies.append(reply.seconds)
-        self.table.answers.append((time.monotonic(), reply.status, reply.headers.get("content-type", "")))
+        self.table.answers.append((reply.sent_at, reply.sent_at + reply.seconds, reply.status,
+                                   reply.headers.get("content-type", "")))
         if reply.failed:
             self.table.server_errors.append(f"{what}: {reply.status} {str(reply.body)[:200]}")
 
