@@ -7,18 +7,23 @@ elsewhere it is a page. A database that cannot be reached (a restart, a failover
 
 from __future__ import annotations
 
+import logging
 import sys
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.utils.html import escape
 from django.views import defaults
 
 from api.exceptions import OUTAGE_RETRY_AFTER, PROBLEM_JSON
 from api.exceptions import problem as problem_body
 
 API_PREFIX = "/api/"
+PLAIN_PAGE = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title} · Scorekeeper</title>'
+              '</head><body><h1>{title}</h1><p>{message}</p><p><a href="/">Back to the start</a></p></body></html>')
+logger = logging.getLogger(__name__)
 
 PAGES = {
     400: ("Bad request", "The request could not be understood."),
@@ -46,7 +51,12 @@ def problem(status: int, detail: str, code: str, headers: dict[str, str] | None 
 
 def page(status: int, message: str | None = None, headers: dict[str, str] | None = None) -> HttpResponse:
     title, default = PAGES[status]
-    body = loader.get_template("error.html").render({"title": title, "message": message or default})
+    context = {"title": title, "message": message or default}
+    try:
+        body = loader.get_template("error.html").render(context)
+    except Exception:  # noqa: BLE001 - an error page must not fail in turn (static files not collected...)
+        logger.exception("the error page could not be rendered; answering a plain one")
+        body = PLAIN_PAGE.format(**{key: escape(value) for key, value in context.items()})
     response = HttpResponse(body, status=status)
     for name, value in (headers or {}).items():
         response[name] = value

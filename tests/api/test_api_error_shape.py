@@ -112,3 +112,13 @@ def test_a_database_that_does_not_answer_is_a_503_to_retry(path):
     assert response["Retry-After"] == "1"
     if path.startswith("/api/"):
         assert_problem(response, 503, "unavailable")
+
+
+def test_an_error_page_that_cannot_be_rendered_is_answered_plainly(settings):
+    # As in production before collectstatic: every {% static %} in the page's template fails.
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}}
+    settings.STATIC_ROOT = "/nonexistent-static-root"
+    response = raised_and_answered(OperationalError("connection refused"), "/games/1/")
+    assert response.status_code == 503
+    assert "Back in a moment" in response.content.decode()
