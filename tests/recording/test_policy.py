@@ -8,6 +8,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import policy
 from games.errors import InvalidInput, NotAllowed
 from games.services import game_start, league_create, league_set_member
+from tests.conftest import join
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def test_the_permission_matrix_in_a_private_league(private_league, owner, seats,
     else:
         user = make_user(who)
         if who in ("scorekeeper", "member"):
-            league_set_member(league=private_league, user=user, role=who, by=owner)
+            join(private_league, user, who, owner)
     assert policy.can_view_league(user, private_league) is view
     assert policy.can_view_game(user, game) is view
     assert policy.can_score_game(user, game) is score
