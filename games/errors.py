@@ -12,7 +12,7 @@ from typing import Any
 from games.rules.errors import DomainError
 
 __all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyMismatch", "InvalidInput", "InvitationClosed",
-           "NotAllowed", "ServiceError"]
+           "NotAllowed", "ServiceError", "SimilarName"]
 
 
 class ServiceError(DomainError):
@@ -48,3 +48,7 @@ class InvitationClosed(ServiceError):
 
     def __init__(self, message: str):
         super().__init__(message, field="invitation")
+
+
+class SimilarName(InvalidInput):
+    """A new player's name differs only in case or spacing from a player already there: probably the same person."""

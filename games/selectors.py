@@ -151,6 +151,14 @@ def my_players(*, user) -> list[Player]:
     return list(Player.objects.filter(user=user).prefetch_related("leagues").order_by("name", "id"))
 
 
+def my_games(*, user, limit: int = 20) -> list[Game]:
+    """Games the user's players sat in, newest first (one query)."""
+    if not user.is_authenticated:
+        return []
+    ids = policy.visible_games(user).filter(policy.seated_user(user)).values("pk")
+    return list(Game.objects.filter(pk__in=ids).select_related(*GAME_RELATED).order_by("-started_at", "-id")[:limit])
+
+
 def my_claims(*, user) -> list[PlayerClaim]:
     if not user.is_authenticated:
         return []

@@ -58,7 +58,7 @@ def checked_username(username: str) -> str:
 
 def signup_invitation(token: str | None) -> Invitation | None:
     """The invitation a sign-up comes with; required (and open) when sign-up is by invitation only."""
-    if settings.SIGNUP == "open" and not token:
+    if settings.SIGNUP == "open":
         return None
     if not token:
         raise NotAllowed("sign-up is by invitation: open the invitation link your league's organiser sent you")

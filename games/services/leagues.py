@@ -11,11 +11,11 @@ from django.utils.text import slugify
 from games import policy
 from games.errors import InvalidInput, NotAllowed
 from games.idempotency import once
-from games.models import League, Membership, display_name
+from games.models import Invitation, League, Membership, display_name
 from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
 
-from .invitations import RANK, ROLE_WORDS
+from .invitations import RANK, ROLE_WORDS, invitation_create
 
 
 def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:
@@ -32,10 +32,14 @@ def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:
     return checked
 
 
+# Addresses the site's own pages use beside /leagues/<slug>/.
+RESERVED_SLUGS = {"new"}
+
+
 def unique_slug(name: str) -> str:
     base = slugify(name)[:70] or "league"
     slug, n = base, 2
-    while League.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
@@ -58,7 +62,7 @@ def checked_slug(slug: str) -> str:
     if not slug or slugify(slug) != slug or len(slug) > 80:
         raise InvalidInput("a league's address is lower-case letters, digits and hyphens, e.g. thursday-club",
                            field="slug")
-    if League.objects.filter(slug=slug).exists():
+    if slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
         raise InvalidInput(f"the address {shown(slug)} is taken by another league; choose another", field="slug")
     return slug
 
@@ -137,3 +141,14 @@ def league_update(*, league: League, by, name: str | None = None, is_public: boo
     if fields:
         league.save(update_fields=fields)
     return league
+
+
+def league_member_change(*, league: League, user, role: str | None, by,
+                         idempotency_key: str | None = None) -> Membership | Invitation | None:
+    """The owner's one form for a person: a lower role or a removal takes effect at once; joining or a
+    higher role becomes an invitation addressed to them, which they accept (the invitation is returned)."""
+    current = Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
+    if role is not None and (current is None or RANK[role] > RANK[current]):
+        return invitation_create(league=league, role=role, by=by, invitee=user, days=30,
+                                 idempotency_key=idempotency_key)
+    return league_set_member(league=league, user=user, role=role, by=by)

@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import events, policy, selectors
-from games.errors import InvalidInput, NotAllowed
+from games.errors import InvalidInput, NotAllowed, SimilarName
 from games.idempotency import once
 from games.models import Game, Invitation, League, Match, Player, PlayerClaim, display_name, name_key
 
@@ -41,7 +41,7 @@ def check_not_similar(name: str, *, by, league: League | None, field: str = "nam
     for player in selectors.players_to_seat(user=by, league=league):
         if name_key(player.name) == key:
             where = f" in {league.name}" if league is not None else ""
-            raise InvalidInput(f"there is already a player called {player.name}{where} (player {player.pk}); "
+            raise SimilarName(f"there is already a player called {player.name}{where} (player {player.pk}); "
                                "pick them, or confirm that this is someone else", field=field)
 
 
