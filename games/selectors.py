@@ -140,7 +140,7 @@ def invitations_for(*, user) -> list[Invitation]:
         return []
     rows = (Invitation.objects.filter(invitee=user, revoked_at__isnull=True, declined_at__isnull=True,
                                       expires_at__gt=timezone.now())
-            .select_related("league", "created_by").order_by("-created_at"))
+            .select_related("league", "created_by", "invitee").order_by("-created_at"))
     return [invitation for invitation in rows if invitation.is_open]
 
 

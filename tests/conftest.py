@@ -44,7 +44,9 @@ def redis_url():
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, password: str = "a-long-table-password"):
-        return django_user_model.objects.create_user(username=username, password=password)
+        # A display name unlike the login name, so a test can tell which one a page or answer shows.
+        return django_user_model.objects.create_user(username=username, password=password,
+                                                     first_name=f"{username.capitalize()} D.")
 
     return make
 
