@@ -56,9 +56,19 @@ def checked_username(username: str) -> str:
     return username
 
 
+def first_account() -> bool:
+    """No account exists yet: the site was just deployed."""
+    return not get_user_model().objects.exists()
+
+
+def signup_open() -> bool:
+    """Whether anyone may sign up now: with ``SIGNUP=open``, or for the very first account of a new site."""
+    return settings.SIGNUP == "open" or first_account()
+
+
 def signup_invitation(token: str | None) -> Invitation | None:
     """The invitation a sign-up comes with; required (and open) when sign-up is by invitation only."""
-    if settings.SIGNUP == "open":
+    if signup_open():
         return None
     if not token:
         raise NotAllowed("sign-up is by invitation: open the invitation link your league's organiser sent you")
@@ -72,14 +82,16 @@ def signup_invitation(token: str | None) -> Invitation | None:
 @transaction.atomic
 def account_signup(*, username: str, password: str, display_name: str, email: str = "",
                    invitation: str | None = None):
-    """Create an account. With ``SIGNUP=invite`` only someone holding an open invitation may.
+    """Create an account. With ``SIGNUP=invite`` only someone holding an open invitation may, except for the
+    first account of a new site: its administrator (staff, superuser), who then creates the first league.
 
     The invitation is not accepted here: the new user accepts it next, as anyone else does.
     """
+    administrator = settings.SIGNUP == "invite" and first_account()
     signup_invitation(invitation)
     User = get_user_model()
     user = User(username=checked_username(username), first_name=checked_display_name(display_name),
-                email=checked_email(email))
+                email=checked_email(email), is_staff=administrator, is_superuser=administrator)
     try:
         password_validation.validate_password(password or "", user)
     except ValidationError as error:

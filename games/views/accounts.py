@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from games import selectors, services
 from games.forms import ProfileForm, SignupForm
 from games.models import Invitation
+from games.services.accounts import signup_open
 
 from .common import submitted
 from .home import game_rows
@@ -36,7 +37,7 @@ def signup(request):
     invitation = invitation_from(request)
     if request.user.is_authenticated:
         return redirect(after_signup(invitation))
-    if settings.SIGNUP == "invite" and (invitation is None or not invitation.is_open):
+    if not signup_open() and (invitation is None or not invitation.is_open):
         return render(request, "accounts/signup_closed.html", {"invitation": invitation}, status=403)
     form = SignupForm(request.POST or None, initial={"invitation": invitation.token if invitation else ""},
                       with_email=settings.PASSWORD_RESET_BY_EMAIL)

@@ -3,6 +3,8 @@ signs up, and accepts."""
 
 from __future__ import annotations
 
+import io
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -78,9 +80,10 @@ def league_invitation(request, slug: str, pk: int):
 def league_invitation_qr(request, slug: str, pk: int):
     """The invitation's link as a QR code (SVG), to show on a phone or print for the club's table."""
     _, invitation = owned_invitation_or_404(request, slug, pk)
-    qr = segno.make(invitation_link(request, invitation), error="m")
-    svg = qr.svg_inline(scale=8, border=2, dark="#111", light="#fff")
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    svg = io.BytesIO()
+    segno.make(invitation_link(request, invitation), error="m").save(
+        svg, kind="svg", scale=8, border=2, dark="#111", light="#fff", title="Invitation link")
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-store"
     return response
 
