@@ -72,6 +72,7 @@ class LeagueForm(RefusalForm):
     def house_rules(self) -> list[dict[str, Any]]:
         """Per game: its name and its option fields (for the template), in the registry's order."""
         return [{"name": ruleset.name, "game_type": ruleset.game_type, "fields": [self[name] for name in names],
+                 "customised": ruleset.game_type in self.customised,
                  "open": ruleset.game_type in self.customised or any(self[name].errors for name in names)}
                 for ruleset, names in self.games]
 

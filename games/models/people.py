@@ -78,6 +78,10 @@ class Invitation(models.Model):
         return self.status_at()
 
     @property
+    def status_label(self) -> str:
+        return self.Status(self.status).label
+
+    @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 

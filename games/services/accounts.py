@@ -74,7 +74,7 @@ def signup_invitation(token: str | None) -> Invitation | None:
         raise NotAllowed("sign-up is by invitation: open the invitation link your league's organiser sent you")
     invitation = invitation_by_token(token)
     if invitation.status != Invitation.Status.OPEN:
-        raise NotAllowed(f"this invitation is {invitation.get_status_display().lower()}; "
+        raise NotAllowed(f"this invitation is {invitation.status_label.lower()}; "
                          "ask the organiser for a new one")
     return invitation
 

@@ -71,6 +71,7 @@ def create(*, league, role, by, days, max_uses, invitee, player) -> Invitation:
     if isinstance(max_uses, bool) or not isinstance(max_uses, int) or not 1 <= max_uses <= MAX_USES:
         raise InvalidInput(f"an invitation can be used from 1 to {MAX_USES} times", field="max_uses")
     if player is not None:
+        player = Player.objects.select_for_update().get(pk=player.pk)
         check_linkable(league=league, player=player)
         max_uses = 1  # one person is that player
     return Invitation.objects.create(
