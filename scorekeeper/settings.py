@@ -217,6 +217,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Three things have a status; each its own enum, named for what it is.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.play.Game.Status",
+        "InvitationStatusEnum": "games.models.people.Invitation.Status",
+        "ClaimStatusEnum": "games.models.people.PlayerClaim.Status",
+    },
 }
 
 # Production: safe by default; every value can still be overridden from the environment.

@@ -75,10 +75,16 @@ def table(owner, member, league, players, seats, spades):
     hand_record(game=finished, record=TRUMPS_MADE, by=owner)
     league_standings_recompute(league_id=league.pk)
     casual = game_start(game_type="spades", seats=seats, by=owner)
+    from games.services import invitation_create, player_claim, player_create
+
+    extra = player_create(name="Extra", by=owner, league=league)
+    invitation = invitation_create(league=league, role="member", max_uses=50, by=owner)
     return {
         "casual": casual.pk,
         "token": Token.objects.get_or_create(user=owner)[0].key,
         "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk},
+        "more": {"player_id": extra.pk, "invitation_id": invitation.pk, "token": invitation.token,
+                 "claim_id": player_claim(league=league, player=extra, by=member).pk},
     }
 
 
@@ -93,6 +99,9 @@ def use_real_objects(case, table) -> None:
         params["number"] = 1
     if "username" in params:
         params["username"] = "member"
+    for name, value in table["more"].items():
+        if name in params:
+            params[name] = value
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")
