@@ -44,11 +44,11 @@ def play(game: Game, by, rng: random.Random, hands: int | None) -> None:
 @transaction.atomic
 def load_demo() -> League:
     User = get_user_model()
-    organiser = User.objects.create_user("organiser", password=DEMO_PASSWORD, first_name="Olive (organiser)")
-    scorer = User.objects.create_user("scorer", password=DEMO_PASSWORD, first_name="Sam (scorekeeper)")
+    organiser = User.objects.create_user("organiser", password=DEMO_PASSWORD, first_name="Olive")
+    scorer = User.objects.create_user("scorer", password=DEMO_PASSWORD, first_name="Ann")
     league = league_create(name="Riverside Card Club", by=organiser)
     players = [player_create(name=name, by=organiser, league=league) for name in PLAYERS]
-    # The scorekeeper joins the way everyone does: by accepting an invitation (here, as the player Ann).
+    # The scorekeeper joins the way everyone does, by accepting an invitation; she is the player Ann.
     invitation = invitation_create(league=league, role="scorekeeper", by=organiser, invitee=scorer,
                                    player=players[0])
     invitation_accept(token=invitation.token, by=scorer)

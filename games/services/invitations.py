@@ -95,7 +95,8 @@ def invitation_accept(*, token: str, by) -> Membership:
         raise NotAllowed("sign in or sign up to accept the invitation")
     invitation = invitation_by_token(token)
     # Locked: two people taking the last use of a link wait for each other, and one of them is refused.
-    invitation = Invitation.objects.select_for_update().select_related("league", "player").get(pk=invitation.pk)
+    invitation = Invitation.objects.select_for_update(of=("self",)).select_related("league", "player").get(
+        pk=invitation.pk)
     if invitation.invitee_id is not None and invitation.invitee_id != by.pk:
         raise NotAllowed("this invitation is for someone else")
     if InvitationAcceptance.objects.filter(invitation=invitation, user=by).exists():

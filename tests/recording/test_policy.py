@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from games import policy
-from games.models import Game
 from games.errors import InvalidInput, NotAllowed
+from games.models import Game
 from games.services import game_start, league_create, league_set_member
 from tests.conftest import join
 
