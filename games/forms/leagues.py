@@ -153,7 +153,9 @@ class PlayerLinkForm(RefusalForm):
         kwargs.setdefault("auto_id", "link_%s")
         super().__init__(*args, **kwargs)
         self.players = {str(player.pk): player for player in players if player.user_id is None}
-        self.users = {str(m.user.pk): m.user for m in members}
+        # Members who are not one of the league's players yet.
+        taken = {player.user_id for player in players}
+        self.users = {str(m.user.pk): m.user for m in members if m.user.pk not in taken}
         self.fields["player"].choices = [(pk, player.name) for pk, player in self.players.items()]
         self.fields["user"].choices = [(pk, f"{display_name(user)} ({user.username})")
                                        for pk, user in self.users.items()]

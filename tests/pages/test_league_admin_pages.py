@@ -126,3 +126,14 @@ def test_the_players_page_of_a_private_league_is_404_to_outsiders(signed_in, cli
     private = league_create(name="Back Room", by=owner, is_public=False)
     for visitor in (client, signed_in(stranger)):
         assert visitor.get(reverse("league-players", args=[private.slug])).status_code == 404
+
+
+def test_a_member_leaves_and_the_last_owner_cannot(signed_in, league, owner, member):
+    client = signed_in(member)
+    assert "Leave Thursday Club" in client.get(reverse("league", args=[league.slug])).content.decode()
+    assert client.post(reverse("league-leave", args=[league.slug]))["Location"] == reverse("home")
+    assert not Membership.objects.filter(league=league, user=member).exists()
+    owner_client = signed_in(owner)
+    response = owner_client.post(reverse("league-leave", args=[league.slug]), follow=True)
+    assert "a league must keep at least one owner" in response.content.decode()
+    assert Membership.objects.filter(league=league, user=owner).exists()

@@ -57,7 +57,6 @@ def test_a_club_from_nothing_to_its_first_hand(phone, browser, live_server):
     expect(qr).to_be_visible()
     organiser.wait_for_function("document.querySelector('.qr img').complete")
     assert qr.evaluate("image => image.naturalWidth") > 0
-    shoot(organiser, "invitation-phone")
 
     context, keeper = another_phone(browser, live_server)
     try:
