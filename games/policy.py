@@ -83,7 +83,15 @@ def can_start_game(user, league: League | None) -> bool:
 
 
 def can_view_match(user, match: Match) -> bool:
-    return can_view_league(user, match.league)
+    """A league's match as its league; a casual match as its games (its table's, unless shared)."""
+    if match.league_id is not None:
+        return can_view_league(user, match.league)
+    return visible_games(user).filter(match=match).exists()
+
+
+def visible_matches(user) -> QuerySet[Match]:
+    casual = visible_games(user).filter(league__isnull=True, match__isnull=False).values("match")
+    return Match.objects.filter(Q(league__in=visible_leagues(user).values("pk")) | Q(league__isnull=True, pk__in=casual))
 
 
 def visible_leagues(user) -> QuerySet[League]:

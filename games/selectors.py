@@ -236,7 +236,7 @@ def matches_for(*, user):
     """Visible Trumps matches, newest first, each with its games and their seats prefetched."""
     games = Prefetch("games", queryset=Game.objects.select_related(*SEATED).order_by("match_game_number"))
     return (
-        Match.objects.filter(Q(league__isnull=True) | Q(league__in=policy.visible_leagues(user)))
+        policy.visible_matches(user)
         .prefetch_related(games)
         .order_by("-started_at", "-id")
     )

@@ -66,3 +66,30 @@ def test_only_the_creator_shares_a_casual_game(signed_in, creator, helper, casua
     assert response.status_code == 403
     casual.refresh_from_db()
     assert not casual.is_public
+
+
+def test_a_casual_match_is_its_tables_too(client, signed_in, client_for_api, creator, stranger, seats):
+    from games.services import match_start
+
+    match = match_start(game_type="trumps", seats=seats, by=creator)
+    assert signed_in(creator).get(reverse("match", args=[match.pk])).status_code == 200
+    client.logout()
+    assert client.get(reverse("match", args=[match.pk])).status_code == 404
+    api = client_for_api(stranger)
+    assert api.get(f"/api/v1/matches/{match.pk}/").status_code == 404
+    assert api.get("/api/v1/matches/").json()["count"] == 0
+    game_set_public(game=match.games.get(), public=True, by=creator)
+    assert client.get(reverse("match", args=[match.pk])).status_code == 200
+
+
+@pytest.fixture
+def client_for_api(db):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(user):
+        api = APIClient()
+        api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+        return api
+
+    return make
