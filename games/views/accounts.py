@@ -10,6 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games import selectors, services
@@ -28,15 +29,21 @@ def invitation_from(request) -> Invitation | None:
     return Invitation.objects.select_related("league").filter(token=token).first() if token else None
 
 
-def after_signup(invitation: Invitation | None) -> str:
-    return reverse("invitation", args=[invitation.token]) if invitation else reverse("home")
+def after_signup(request, invitation: Invitation | None) -> str:
+    """The invitation to accept next; else the page the visitor came from (``next``), if it is ours; else home."""
+    if invitation is not None:
+        return reverse("invitation", args=[invitation.token])
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return wanted
+    return reverse("home")
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
     invitation = invitation_from(request)
     if request.user.is_authenticated:
-        return redirect(after_signup(invitation))
+        return redirect(after_signup(request, invitation))
     if not signup_open() and (invitation is None or not invitation.is_open):
         return render(request, "accounts/signup_closed.html", {"invitation": invitation}, status=403)
     form = SignupForm(request.POST or None, initial={"invitation": invitation.token if invitation else ""},
@@ -52,9 +59,11 @@ def signup(request):
             if user is not None:
                 login(request, user, backend=BACKEND)
                 messages.success(request, f"Welcome, {user.first_name}! You are signed in.")
-                return redirect(after_signup(invitation))
+                return redirect(after_signup(request, invitation))
             status = form.status
-    return render(request, "accounts/signup.html", {"form": form, "invitation": invitation}, status=status)
+    return render(request, "accounts/signup.html", {"form": form, "invitation": invitation,
+                                                    "next": request.POST.get("next") or request.GET.get("next", "")},
+                  status=status)
 
 
 @login_required

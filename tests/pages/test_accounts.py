@@ -24,6 +24,15 @@ def test_signing_up_signs_you_in(client, settings):
     assert "Welcome, Ann Lee!" in response.content.decode()
 
 
+def test_signing_up_returns_to_the_page_you_came_from(client, settings):
+    settings.SIGNUP = "open"
+    response = client.post(reverse("signup") + "?next=/games/new/", SIGNUP)
+    assert response["Location"] == "/games/new/"
+    client.logout()
+    elsewhere = client.post(reverse("signup"), {**SIGNUP, "username": "ben", "next": "https://evil.example/"})
+    assert elsewhere["Location"] == reverse("home")
+
+
 def test_a_mistyped_second_password_is_shown_beside_it(client, settings):
     settings.SIGNUP = "open"
     response = client.post(reverse("signup"), {**SIGNUP, "password2": "something-else"})
