@@ -100,19 +100,21 @@ def startable_leagues(*, user) -> list[League]:
 
 
 def players_to_seat(*, user, league: League | None = None, limit: int = 1000) -> list[Player]:
-    """Whom ``user`` may seat, by name (one query): a league's players; for a casual game, the people they
+    """Whom ``user`` may seat, by name (one query, and one for the user's role in a private league): a league's players; for a casual game, the people they
     have played with (at tables they started, kept score at or sat at), those they added, and themselves.
 
     Never a player the user may not see.
     """
-    visible = policy.visible_players(user).values("pk")
     if league is not None:
-        chosen = Q(leagues=league)
-    else:
-        tables = Game.objects.filter(Q(created_by=user) | Q(scorekeepers=user) | policy.seated_user(user))
-        chosen = Q(created_by=user) | Q(user=user)
-        for seat in SEATED:
-            chosen |= Q(pk__in=tables.values(seat))
+        if not policy.can_view_league(user, league):
+            return []
+        # A league's players are seen by whoever sees the league: no further check needed.
+        return list(league.players.order_by("name", "id")[:limit])
+    visible = policy.visible_players(user).values("pk")
+    tables = Game.objects.filter(Q(created_by=user) | Q(scorekeepers=user) | policy.seated_user(user))
+    chosen = Q(created_by=user) | Q(user=user)
+    for seat in SEATED:
+        chosen |= Q(pk__in=tables.values(seat))
     players = Player.objects.filter(pk__in=Player.objects.filter(chosen).values("pk")).filter(pk__in=visible)
     return list(players.order_by("name", "id")[:limit])
 
