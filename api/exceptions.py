@@ -30,9 +30,11 @@ from games.errors import (
     HandConflict,
     IdempotencyMismatch,
     InvalidInput,
+    InvitationClosed,
     NoSuchThing,
     NotAllowed,
     ServiceError,
+    SimilarName,
     StateConflict,
 )
 from games.rules import InvalidHand, InvalidOptions, RulesError, UnknownGame
@@ -150,7 +152,10 @@ def domain_response(exc: Exception) -> Response | None:
             return problem_response(409, detail, "conflict", {field: [exc.message]})
         if isinstance(exc, NoSuchThing):
             return problem_response(404, exc.message, "not_found")
-        return problem_response(400, detail, "invalid", {field: [exc.message]})
+        code = "similar_name" if isinstance(exc, SimilarName) else "invalid"
+        return problem_response(400, detail, code, {field: [exc.message]})
+    if isinstance(exc, InvitationClosed):
+        return problem_response(410, exc.message, "invitation_closed")
     if isinstance(exc, NotAllowed):
         return problem_response(403, exc.message, "not_allowed")
     if isinstance(exc, HandConflict):

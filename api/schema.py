@@ -14,6 +14,7 @@ ERROR_DESCRIPTIONS = {
     404: "No such object, or one in a private league you are not a member of.",
     405: "Method not allowed (`Allow` lists those that are).",
     409: "Conflict with the game as it now stands (see `state`), or a closed game.",
+    410: "The invitation can no longer be accepted: expired, used up, withdrawn or declined.",
     412: "The hand has changed since the version sent in `If-Match`; nothing was changed.",
     413: "The request body is larger than the server accepts.",
     415: "Send the body as application/json.",

@@ -12,7 +12,7 @@ from typing import Any
 from games.rules.errors import DomainError
 
 __all__ = ["DomainError", "GameClosed", "HandChanged", "HandConflict", "IdempotencyMismatch", "InvalidInput",
-           "NoSuchThing", "NotAllowed", "ServiceError", "StateConflict"]
+           "InvitationClosed", "NoSuchThing", "NotAllowed", "ServiceError", "SimilarName", "StateConflict"]
 
 
 class ServiceError(DomainError):
@@ -56,3 +56,14 @@ class HandChanged(ServiceError):
 
 class IdempotencyMismatch(ServiceError):
     """The same idempotency key was sent earlier with a different request."""
+
+
+class InvitationClosed(ServiceError):
+    """The invitation can no longer be accepted: it expired, was used up, withdrawn or declined."""
+
+    def __init__(self, message: str):
+        super().__init__(message, field="invitation")
+
+
+class SimilarName(InvalidInput):
+    """A new player's name differs only in case or spacing from a player already there: probably the same person."""

@@ -44,7 +44,9 @@ def redis_url():
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, password: str = "a-long-table-password"):
-        return django_user_model.objects.create_user(username=username, password=password)
+        # A display name unlike the login name, so a test can tell which one a page or answer shows.
+        return django_user_model.objects.create_user(username=username, password=password,
+                                                     first_name=f"{username.capitalize()} D.")
 
     return make
 
@@ -61,21 +63,25 @@ def league(owner):
     return league_create(name="Thursday Club", by=owner)
 
 
+def join(league, user, role: str, by):
+    """``user`` joins ``league`` as ``role`` the only way there is: an invitation from ``by``, accepted."""
+    from games.services import invitation_accept, invitation_create
+
+    invitation = invitation_create(league=league, role=role, by=by, invitee=user)
+    return invitation_accept(token=invitation.token, by=user)
+
+
 @pytest.fixture
 def scorekeeper(make_user, league, owner):
-    from games.services import league_set_member
-
     user = make_user("scorekeeper")
-    league_set_member(league=league, user=user, role="scorekeeper", by=owner)
+    join(league, user, "scorekeeper", owner)
     return user
 
 
 @pytest.fixture
 def member(make_user, league, owner):
-    from games.services import league_set_member
-
     user = make_user("member")
-    league_set_member(league=league, user=user, role="member", by=owner)
+    join(league, user, "member", owner)
     return user
 
 
@@ -85,11 +91,11 @@ def stranger(make_user):
 
 
 @pytest.fixture
-def players(owner):
-    """Four players, seated N, E, S, W in this order by ``seats``."""
+def players(owner, league):
+    """Four of the league's players, seated N, E, S, W in this order by ``seats``."""
     from games.services import player_create
 
-    return [player_create(name=name, by=owner) for name in ("Ann", "Ben", "Cat", "Dan")]
+    return [player_create(name=name, by=owner, league=league) for name in ("Ann", "Ben", "Cat", "Dan")]
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """A Content-Security-Policy on every page, templates that need no inline script or style, TRACE refused and
-OPTIONS answered everywhere, and password reset offered only where mail can be sent."""
+OPTIONS answered everywhere."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core import mail
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 INLINE = [
@@ -70,22 +69,3 @@ def test_a_method_a_page_does_not_answer_is_405(client, db):
     response = client.put("/")
     assert response.status_code == 405
     assert "PUT" not in response["Allow"]
-
-
-def test_without_mail_password_reset_is_not_offered(client, db, settings):
-    settings.PASSWORD_RESET_BY_MAIL = False
-    assert client.get("/accounts/password_reset/").status_code == 404
-    assert client.post("/accounts/password_reset/", {"email": "ann@example.org"}).status_code == 404
-    assert client.get("/accounts/password_reset/done/").status_code == 404
-    assert "password_reset" not in client.get("/accounts/login/").content.decode()
-
-
-def test_with_mail_password_reset_sends_a_link(client, make_user, settings):
-    settings.PASSWORD_RESET_BY_MAIL = True
-    user = make_user("ann")
-    user.email = "ann@example.org"
-    user.save()
-    response = client.post("/accounts/password_reset/", {"email": "ann@example.org"})
-    assert response.status_code == 302
-    assert len(mail.outbox) == 1
-    assert "/accounts/reset/" in mail.outbox[0].body

@@ -92,12 +92,6 @@ def setting(expression: str, **env: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
-def test_password_reset_is_offered_only_where_mail_can_be_sent():
-    assert setting("settings.PASSWORD_RESET_BY_MAIL", **PRODUCTION) == "False"
-    assert setting("settings.PASSWORD_RESET_BY_MAIL", EMAIL_HOST="smtp.example.org", **PRODUCTION) == "True"
-    assert setting("settings.EMAIL_BACKEND") == "django.core.mail.backends.console.EmailBackend"
-
-
 def test_a_task_whose_worker_died_is_delivered_again_within_minutes():
     options = setting("settings.CELERY_BROKER_TRANSPORT_OPTIONS")
     assert "'visibility_timeout': 900" in options and "'unacked_restore_interval': 30" in options

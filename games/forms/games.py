@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib.humanize.templatetags.humanize import apnumber
 
+from games.errors import SimilarName
 from games.models import League, Player
 from games.rules import Option, ruleset_class, rulesets
 
@@ -86,6 +87,8 @@ class NewGameForm(KeyedForm):
                 required=False, max_length=80, label=f"or a new player at {SEAT_WORDS[seat]}",
                 widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "New player's name"}))
         self.fields.update(option_fields(game_type, defaults))
+        self.fields["allow_similar"] = forms.BooleanField(
+            required=False, label="Yes, add them: they are new players, not the ones with a similar name")
         match_games = ruleset_class(game_type).match_games
         if match_games:
             self.fields["match"] = forms.BooleanField(
@@ -127,6 +130,15 @@ class NewGameForm(KeyedForm):
         """Each seat's player: the id of the one picked, or the name of a new player to add."""
         return {seat: int(self.cleaned_data[f"seat_{seat}"]) if self.cleaned_data.get(f"seat_{seat}")
                 else self.cleaned_data[f"new_{seat}"].strip() for seat in SEATS}
+
+    @property
+    def asks_to_confirm_names(self) -> bool:
+        """A new name was refused as too like an existing player's: the person may confirm it."""
+        return isinstance(self.refusal, SimilarName) or bool(self.data.get("allow_similar"))
+
+    @property
+    def allow_similar(self) -> bool:
+        return bool(self.cleaned_data.get("allow_similar"))
 
     @property
     def as_match(self) -> bool:

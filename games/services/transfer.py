@@ -107,6 +107,7 @@ def league_import(*, document: dict[str, Any], by=None) -> League:
         players[require(entry, "key", str, "player")] = Player.objects.create(
             name=require(entry, "name", str, "player"), created_by=by
         )
+    league.players.add(*players.values())
     matches = {}
     games = require(document, "games", list, "document")
     for entry in document.get("matches", []):

@@ -20,6 +20,7 @@ from games.errors import (
 from games.forms import RefusalForm, hand_form_class
 from games.forms.base import SEAT_WORDS, seat_names
 from games.models import Game, Hand, HandRevision
+from games.models.people import display_name
 from games.summary import GameSummary, game_summary
 
 from .chart import score_chart
@@ -78,10 +79,10 @@ def side_rows(game: Game, summary: GameSummary) -> list[dict[str, Any]]:
 
 
 def who(user) -> str:
-    """How a person is named on the pages."""
+    """How a person is named on the pages: their display name, never their login name."""
     if user is None:
         return "someone whose account is gone"
-    return user.get_full_name() or user.get_username()
+    return display_name(user)
 
 
 def trails(revisions: list[HandRevision], describe, seats: dict[str, str]) -> dict[int, list[dict[str, Any]]]:

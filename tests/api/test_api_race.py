@@ -44,12 +44,12 @@ def race(game, users) -> list[int]:
 
 
 def racers(make_user, league, owner):
-    from games.services import league_set_member
+    from tests.conftest import join
 
     users = [owner]
     for n in range(RACERS - 1):
         user = make_user(f"keeper{n}")
-        league_set_member(league=league, user=user, role="scorekeeper", by=owner)
+        join(league, user, "scorekeeper", owner)
         users.append(user)
     return users
 

@@ -2,8 +2,8 @@
 
 A ```bash block holding a curl command is followed by a ```http block: a status line, any headers, a blank
 line and a JSON body. The headers and body shown may leave some out; every one shown must match. A value
-written ``$NAME`` (``$TOKEN``, the token the first example returns) is bound the first time it is shown,
-in a body or a header, and stands for that value in later commands.
+written ``$NAME`` in a body or a header shown binds that name the first time (``$TOKEN``: the token of the
+first sign-up), used from then on in later requests' URLs, headers and bodies.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def parse_curl(command: str, variables: dict[str, str]) -> dict:
         elif word == "-d":
             request["data"] = substitute(next(words), variables)
         elif word.startswith("http"):
-            url = urlsplit(word)
+            url = urlsplit(substitute(word, variables))
             request["url"] = url.path + (f"?{url.query}" if url.query else "")
         else:
             raise AssertionError(f"the walkthrough test does not know curl option {word!r}")
@@ -100,10 +100,9 @@ def test_the_docs_have_a_walkthrough():
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
-def test_walkthrough_in_docs_runs(django_user_model, settings):
+def test_walkthrough_in_docs_runs(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    django_user_model.objects.create_user(username="ann", password="spades-at-eight")
-    django_user_model.objects.create_user(username="ben", password="hearts-at-nine")
+    settings.SIGNUP = "open"
     client = APIClient()
     variables: dict[str, str] = {}
     for number, (command, answer) in enumerate(examples(DOC.read_text()), start=1):

@@ -115,10 +115,10 @@ def test_the_history_shows_each_correction_and_undo_with_who_when_why_and_the_en
     hand_undo(game=game, by=owner, reason="dealt again")
     page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
     hand_1 = page[page.index('id="hand-1"'):]
-    assert "Corrected by <b>owner</b>" in hand_1 and "“W&#x27;s last trick was N&#x27;s”" in hand_1
+    assert "Corrected by <b>Owner D.</b>" in hand_1 and "“W&#x27;s last trick was N&#x27;s”" in hand_1
     assert "<del>Ann 3 (4) · Ben 4 (4) · Cat 4 (3) · Dan 2 (2)</del>" in hand_1
     assert "<ins>Ann 3 (5) · Ben 4 (4) · Cat 4 (3) · Dan 2 (1)</ins>" in hand_1
     undone = page[page.index('id="undone-2"'):page.index('id="hand-1"')]
-    assert "undone" in undone and "Undone by <b>owner</b>" in undone and "“dealt again”" in undone
+    assert "undone" in undone and "Undone by <b>Owner D.</b>" in undone and "“dealt again”" in undone
     assert "<del>Ann 3 (4) · Ben 4 (4) · Cat 4 (3) · Dan 2 (2)</del>" in undone
     assert "How to read these lines" in page and "✓: the bid was made" in page

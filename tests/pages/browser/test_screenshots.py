@@ -3,7 +3,8 @@
 import pytest
 
 from games.models import Game
-from games.services import game_start, hand_record, league_set_member, match_start
+from games.services import game_start, hand_record, match_start
+from tests.conftest import join
 
 from .conftest import DESKTOP, PHONE, shoot, sign_in
 
@@ -35,7 +36,7 @@ def club(league, owner, seats, players, make_user):
     """A league with a game in progress, finished games of each kind, a scorekeeper, and standings."""
     from games.services import player_create
 
-    league_set_member(league=league, user=make_user("sam"), role="scorekeeper", by=owner)
+    join(league, make_user("sam"), "scorekeeper", owner)
     people = {player.name: player.pk for player in players}
     people.update({name: player_create(name=name, by=owner).pk for name in ("Eve", "Fin")})
     for names, winner in SPADES_RESULTS:
