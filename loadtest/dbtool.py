@@ -5,6 +5,7 @@
     DATABASE_URL=... python -m loadtest.dbtool standings LEAGUE_ID
     DATABASE_URL=... REDIS_URL=... python -m loadtest.dbtool catch-up
     DATABASE_URL=... python -m loadtest.dbtool user USERNAME
+    DATABASE_URL=... python -m loadtest.dbtool club LEAGUE_ID
 
 Each prints one JSON document. The harness runs this in a subprocess so that its own process
 (a pytest run with its own test database, or ``make load``) never points Django elsewhere.
@@ -107,6 +108,26 @@ def user(username: str) -> dict[str, Any]:
     return {"id": made.pk, "username": made.username}
 
 
+def club(league_id: int) -> dict[str, Any]:
+    """The league's people beside its owner: "member", who joined by accepting an invitation, "helper", who
+    did not, one of the league's players that the member claims, and an open invitation link."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import League
+    from games.services import invitation_accept, invitation_create, player_claim, player_create
+
+    league = League.objects.get(pk=league_id)
+    owner = league.memberships.get(role="owner").user
+    users = {name: get_user_model().objects.create_user(username=name, password=PASSWORD)
+             for name in ("member", "helper")}
+    invited = invitation_create(league=league, role="member", by=owner, invitee=users["member"])
+    invitation_accept(token=invited.token, by=users["member"])
+    extra = player_create(name="Extra player", by=owner, league=league)
+    link = invitation_create(league=league, role="member", by=owner, max_uses=50)
+    claim = player_claim(league=league, player=extra, by=users["member"])
+    return {"player_id": extra.pk, "invitation_id": link.pk, "token": link.token, "claim_id": claim.pk}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -115,6 +136,7 @@ def main() -> None:
     commands.add_parser("standings").add_argument("league_id", type=int)
     commands.add_parser("catch-up")
     commands.add_parser("user").add_argument("username")
+    commands.add_parser("club").add_argument("league_id", type=int)
     args = parser.parse_args()
 
     import django
@@ -128,6 +150,8 @@ def main() -> None:
         answer = standings(args.league_id)
     elif args.command == "user":
         answer = user(args.username)
+    elif args.command == "club":
+        answer = club(args.league_id)
     else:
         answer = catch_up()
     json.dump(answer, sys.stdout, default=str)

@@ -57,30 +57,36 @@ def world(db, make_user, owner, league, players, seats, start_game):
     """Real objects for every kind of parameter, and a superuser who owns them."""
     from django.contrib.contenttypes.models import ContentType
 
-    from games.services import hand_record, league_set_member, match_start
+    from games.services import hand_record, invitation_create, match_start, player_claim, player_create
     from tests.api.conftest import SPADES_HAND
+    from tests.conftest import join
 
     owner.is_staff = owner.is_superuser = True
     owner.save()
     make_user("member")
-    league_set_member(league=league, user=make_user("member-two"), role="member", by=owner)
+    member_two = make_user("member-two")
+    join(league, member_two, "member", owner)
+    invitation = invitation_create(league=league, role="member", by=owner, max_uses=5)
+    unclaimed = player_create(name="Eve", league=league, by=owner)
+    claim = player_claim(league=league, player=unclaimed, by=member_two)
     game = start_game("spades")
     hand_record(game=game, record=SPADES_HAND, by=owner)
     match = match_start(game_type="trumps", seats=seats, by=owner, league=league)
     return {
         "game_id": str(game.pk), "number": "1", "match_id": str(match.pk), "player_id": str(players[0].pk),
-        "slug": league.slug, "username": "member-two", "uidb64": "MQ", "token": "set-password",
+        "slug": league.slug, "username": "member-two", "uidb64": "MQ", "token": invitation.token,
+        "invitation_id": str(invitation.pk), "claim_id": str(claim.pk),
         "object_id": str(players[0].pk), "id": str(owner.pk), "url": "nothing-here",
         "content_type_id": str(ContentType.objects.get_for_model(type(players[0])).pk),
         "pk:games": str(game.pk), "pk:leagues": str(league.pk), "pk:players": str(players[0].pk),
-        "pk:matches": str(match.pk),
+        "pk:matches": str(match.pk), "pk:invitations": str(invitation.pk),
     }
 
 
 def real_values(route: str, world: dict) -> dict[str, str]:
     values = dict(world)
-    collection = next((part for part in ("games", "leagues", "players", "matches") if f"/{part}/" in f"/{route}"),
-                      None)
+    collection = next((part for part in ("invitations", "games", "leagues", "players", "matches")
+                       if f"/{part}/<int:pk>" in f"/{route}"), None)
     if collection:
         values["pk"] = world[f"pk:{collection}"]
     return values

@@ -95,6 +95,6 @@ def test_a_retried_undo_takes_back_one_hand(as_owner, spades):
 
 
 def test_keys_are_kept_per_kind_of_request(as_owner, game_body):
-    assert send(as_owner, "post", "/api/v1/players/", {"name": "Ann"}, key="same").status_code == 201
+    assert send(as_owner, "post", "/api/v1/players/", {"name": "Eve"}, key="same").status_code == 201
     assert send(as_owner, "post", "/api/v1/games/", game_body, key="same").status_code == 201
     assert send(as_owner, "post", "/api/v1/leagues/", {"name": "Friday Club"}, key="same").status_code == 201

@@ -47,14 +47,14 @@ def test_a_blank_name_is_refused_as_the_schema_says(as_owner, name):
     assert response.json()["name"] == ["This field may not be blank."]
 
 
-def test_patch_changes_only_what_is_sent(as_owner, owner, players, league, member):
+def test_patch_changes_only_what_is_sent(as_owner, owner, players, league, scorekeeper):
     player = players[0]
     assert as_owner.patch(f"/api/v1/players/{player.pk}/", {}, format="json").status_code == 200
     assert as_owner.patch(f"/api/v1/players/{player.pk}/", {"name": "Annie"}, format="json").json()["name"] == "Annie"
-    path = f"/api/v1/leagues/{league.pk}/members/member/"
-    assert as_owner.patch(path, {}, format="json").json()["role"] == "member"
-    assert as_owner.patch(path, {"role": "scorekeeper"}, format="json").json()["role"] == "scorekeeper"
-    assert Membership.objects.get(user=member).role == "scorekeeper"
+    path = f"/api/v1/leagues/{league.pk}/members/scorekeeper/"
+    assert as_owner.patch(path, {}, format="json").json()["role"] == "scorekeeper"
+    assert as_owner.patch(path, {"role": "member"}, format="json").json()["role"] == "member"
+    assert Membership.objects.get(user=scorekeeper).role == "member"
     # PUT still replaces, so it still needs every field.
     assert as_owner.put(f"/api/v1/players/{player.pk}/", {}, format="json").status_code == 400
 

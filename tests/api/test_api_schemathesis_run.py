@@ -7,7 +7,7 @@ counts: marked ``services``, CI runs it in its PostgreSQL pass. It takes about a
 cores (50 examples an operation and phase).
 
 The config (below) says which statuses a request that matches the schema may get besides 2xx: those that
-depend on the state of things (409, 412, 422) everywhere, and 400 where the server checks what a JSON
+depend on the state of things (409, 410, 412, 422) everywhere, and 400 where the server checks what a JSON
 schema cannot say (the rules engine, that the players named exist and differ, a password).
 """
 
@@ -29,7 +29,11 @@ CHECKED_BY_THE_SERVER = "|".join([
     r"games/", r"matches/",  # the players exist and differ; options by the rules engine
     r"games/\{id\}/hands/", r"games/\{id\}/hands/\{number\}/",  # hand records, by the rules engine
     r"leagues/", r"leagues/\{id\}/",  # house rules by the rules engine; a slug in use
-    r"leagues/\{id\}/members/", r"games/\{id\}/scorekeepers/",  # the user named exists
+    r"leagues/\{id\}/members/", r"leagues/\{id\}/members/\{username\}/",  # the user named exists; a higher
+    r"games/\{id\}/scorekeepers/",  # role needs the member's acceptance
+    r"auth/signup/", r"me/",  # a username in use; an e-mail address
+    r"leagues/\{id\}/invitations/", r"invitations/\{token\}/(accept|decline)/",  # who may be invited
+    r"leagues/\{id\}/players/.*", r"leagues/\{id\}/claims/\{claim_id\}/",  # names, claims and links
 ])
 # A bigger run than CI's: SCHEMATHESIS_MAX_EXAMPLES=500 SCHEMATHESIS_SEED=$RANDOM pytest this file.
 SEED = int(os.environ.get("SCHEMATHESIS_SEED", "7"))
@@ -39,7 +43,7 @@ MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "50"))
 def config(ids: dict) -> str:
     """The run's schemathesis.toml: expected statuses, and real objects for the path parameters (so that
     the examples, coverage and fuzzing phases reach the code behind them, not only 404s)."""
-    usual = '"2xx", 401, 403, 404, 409, 412, 422, 429'
+    usual = '"2xx", 401, 403, 404, 409, 410, 412, 422, 429'
     lines = ["[checks.positive_data_acceptance]", f"expected-statuses = [{usual}]"]
 
     def operations(path_regex: str, *settings: str) -> None:
@@ -54,7 +58,10 @@ def config(ids: dict) -> str:
     operations(r"^/api/v1/games/\{id\}/(|hands/.*)$", parameters(id=ids["game"], number=1))
     operations(r"^/api/v1/games/\{id\}/abandon/$", parameters(id=ids["game_to_abandon"]))
     operations(r"^/api/v1/games/\{id\}/scorekeepers/", parameters(id=ids["casual_game"], username="helper"))
-    operations(r"^/api/v1/leagues/\{id\}/", parameters(id=ids["league"], username="member"))
+    operations(r"^/api/v1/leagues/\{id\}/", parameters(id=ids["league"], username="member",
+                                                         invitation_id=ids["invitation_id"],
+                                                         player_id=ids["player_id"], claim_id=ids["claim_id"]))
+    operations(r"^/api/v1/invitations/\{token\}/", parameters(token=ids["token"]))
     operations(r"^/api/v1/players/\{id\}/", parameters(id=ids["player"]))
     operations(r"^/api/v1/matches/\{id\}/", parameters(id=ids["match"]))
     return "\n".join(lines) + "\n"
@@ -75,12 +82,11 @@ def stack():
 
 
 def things_to_test_on(stack) -> dict:
-    """A league with a member, a game with two hands, one to abandon, a casual game, a match."""
+    """A league with a member, a claim and an invitation, a game with two hands, one to abandon, a casual
+    game, a match."""
     api, players = stack.api, stack.setup["players"]
-    for username in ("member", "helper"):
-        stack.dbtool("user", username)
     league = stack.league_id
-    api.request("POST", f"/api/v1/leagues/{league}/members/", {"username": "member", "role": "member"})
+    club = stack.dbtool("club", str(league))
     seats = dict(zip("NESW", players[:4], strict=True))
 
     def start(path: str, **body) -> int:
@@ -96,7 +102,7 @@ def things_to_test_on(stack) -> dict:
     assert match.status == 201, match.body
     return {"game": game, "game_to_abandon": start("/api/v1/games/", league=league),
             "casual_game": start("/api/v1/games/"), "league": league, "player": players[0],
-            "match": match.body["id"]}
+            "match": match.body["id"], **club}
 
 
 def test_a_full_schemathesis_run_finds_nothing(stack, tmp_path):

@@ -49,16 +49,21 @@ def visit(page, path: str) -> None:
 
 @pytest.fixture
 def things(owner, league, seats, start_game, settings):
+    from games.services import invitation_create
+
     owner.is_staff = owner.is_superuser = True
     owner.save()
     game = start_game("spades")
     hand_record(game=game, record=HAND, by=owner)
     match = match_start(game_type="trumps", seats=seats, by=owner, league=league)
-    return {"game": game.pk, "league": league.slug, "player": seats["N"], "match": match.pk}
+    invitation = invitation_create(league=league, role="member", by=owner)
+    return {"game": game.pk, "league": league.slug, "player": seats["N"], "match": match.pk,
+            "invitation": invitation.token}
 
 
 def test_the_pages_load_with_no_policy_violation(watched, things):
-    for path in ("/", "/accounts/login/", "/accounts/password_reset/", f"/games/{things['game']}/live/",
+    for path in ("/", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
+                 f"/invitations/{things['invitation']}/", f"/games/{things['game']}/live/",
                  f"/leagues/{things['league']}/", "/offline/", "/no-such-page/"):
         visit(watched, path)
     sign_in(watched, "owner")
@@ -66,6 +71,8 @@ def test_the_pages_load_with_no_policy_violation(watched, things):
                  f"/games/{things['game']}/hands/1/correct/", f"/games/{things['game']}/undo/",
                  f"/games/{things['game']}/abandon/", f"/leagues/{things['league']}/",
                  f"/players/{things['player']}/", f"/matches/{things['match']}/", f"/games/{things['game']}/live/",
+                 "/accounts/profile/", "/leagues/new/", f"/leagues/{things['league']}/edit/",
+                 f"/leagues/{things['league']}/players/", f"/leagues/{things['league']}/invitations/",
                  "/admin/", "/admin/games/game/", f"/admin/games/game/{things['game']}/change/"):
         visit(watched, path)
 
