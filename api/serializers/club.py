@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from games.models import Invitation, Membership, PlayerClaim, display_name
 
-from .common import Id, JSONInteger, Secret, Strict, Text
+from .common import Id, JSONBoolean, JSONInteger, Secret, Strict, Text
 
 
 class SignupIn(Strict):
@@ -104,7 +104,7 @@ class InvitationPublicOut(serializers.Serializer):
 
 class LeaguePlayerIn(Strict):
     name = Text(max_length=80)
-    allow_similar = serializers.BooleanField(
+    allow_similar = JSONBoolean(
         required=False, default=False,
         help_text="Add them although a player's name differs only in case or spacing (someone else).")
 
@@ -149,9 +149,9 @@ class ClaimOut(serializers.ModelSerializer):
 
 
 class DecisionIn(Strict):
-    approve = serializers.BooleanField(help_text="true: the user becomes the player; false: declined.")
+    approve = JSONBoolean(help_text="true: the user becomes the player; false: declined.")
 
 
 class PublicIn(Strict):
-    is_public = serializers.BooleanField(help_text="Anyone may follow the casual game (true), or only its "
-                                                   "players and scorekeepers (false).")
+    is_public = JSONBoolean(help_text="Anyone may follow the casual game (true), or only its "
+                                      "players and scorekeepers (false).")

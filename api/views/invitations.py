@@ -17,7 +17,7 @@ from games.errors import NotAllowed
 from games.models import Invitation
 from games.rules import shown
 
-from .base import ApiView, one
+from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, one
 from .leagues import visible_league
 
 
@@ -47,9 +47,11 @@ class LeagueInvitations(ApiView):
         page = self.paginate_queryset(invitations)
         return self.get_paginated_response(InvitationOut(page, many=True, context={"request": request}).data)
 
-    @extend_schema(request=InvitationIn, responses={201: InvitationOut}, tags=["invitations"])
+    @extend_schema(request=InvitationIn, responses={201: InvitationOut}, parameters=[IDEMPOTENCY_KEY, LOCATION],
+                   tags=["invitations"])
     def post(self, request, pk: int):
         league = managed_league(request.user, pk)
+        key = idempotency_key(request)
         data = self.parse(InvitationIn)
         player = None
         if data["player"] is not None:
@@ -59,8 +61,9 @@ class LeagueInvitations(ApiView):
         invitation = services.invitation_create(
             league=league, role=data["role"], days=data["days"], max_uses=data["max_uses"],
             invitee=user_named(data["username"]), player=player, by=request.user,
-            idempotency_key=request.headers.get("Idempotency-Key"))
-        return Response(InvitationOut(invitation, context={"request": request}).data, status=status.HTTP_201_CREATED)
+            idempotency_key=key)
+        return created(InvitationOut(invitation, context={"request": request}).data, "api-invitation",
+                       invitation.token)
 
 
 class LeagueInvitation(ApiView):

@@ -11,7 +11,7 @@ from games import policy, services
 from games.errors import NotAllowed
 from games.models import PlayerClaim
 
-from .base import ApiView, one
+from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, one
 from .invitations import user_named
 from .leagues import visible_league
 
@@ -28,13 +28,15 @@ class LeaguePlayers(ApiView):
         league = visible_league(request.user, pk)
         return self.page(league.players.select_related("user").order_by("name", "id"), LeaguePlayerOut)
 
-    @extend_schema(request=LeaguePlayerIn, responses={201: LeaguePlayerOut}, tags=["leagues"])
+    @extend_schema(request=LeaguePlayerIn, responses={201: LeaguePlayerOut}, parameters=[IDEMPOTENCY_KEY, LOCATION],
+                   tags=["leagues"])
     def post(self, request, pk: int):
         league = visible_league(request.user, pk)
+        key = idempotency_key(request)
         data = self.parse(LeaguePlayerIn)
         player = services.player_create(name=data["name"], league=league, allow_similar=data["allow_similar"],
-                                        by=request.user, idempotency_key=request.headers.get("Idempotency-Key"))
-        return Response(LeaguePlayerOut(player).data, status=status.HTTP_201_CREATED)
+                                        by=request.user, idempotency_key=key)
+        return created(LeaguePlayerOut(player).data, "api-player", player.pk)
 
 
 class LeaguePlayerLink(ApiView):

@@ -98,3 +98,15 @@ def test_keys_are_kept_per_kind_of_request(as_owner, game_body):
     assert send(as_owner, "post", "/api/v1/players/", {"name": "Eve"}, key="same").status_code == 201
     assert send(as_owner, "post", "/api/v1/games/", game_body, key="same").status_code == 201
     assert send(as_owner, "post", "/api/v1/leagues/", {"name": "Friday Club"}, key="same").status_code == 201
+
+
+def test_invitations_and_league_players_take_a_key_too(as_owner, league):
+    for _ in range(2):
+        invited = send(as_owner, "post", f"/api/v1/leagues/{league.pk}/invitations/", {"role": "member"})
+        added = send(as_owner, "post", f"/api/v1/leagues/{league.pk}/players/", {"name": "Zed"})
+        assert invited.status_code == added.status_code == 201
+        assert invited["Location"] == f"/api/v1/invitations/{invited.json()['token']}/"
+        assert added["Location"] == f"/api/v1/players/{added.json()['id']}/"
+    assert league.invitations.count() == 1 and Player.objects.filter(name="Zed").count() == 1
+    refused = send(as_owner, "post", f"/api/v1/leagues/{league.pk}/players/", {"name": "Zed"}, key="k" * 201)
+    assert refused.status_code == 400 and "idempotency_key" in refused.json()

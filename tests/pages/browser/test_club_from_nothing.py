@@ -55,7 +55,8 @@ def test_a_club_from_nothing_to_its_first_hand(phone, browser, live_server):
     link = organiser.locator("#invitation-link").input_value()
     qr = organiser.get_by_role("img", name="QR code of the invitation link")
     expect(qr).to_be_visible()
-    organiser.wait_for_function("document.querySelector('.qr img').complete")
+    # Not wait_for_function: it evaluates a string in the page, which the Content-Security-Policy forbids.
+    expect(organiser.locator(".qr img")).to_have_js_property("complete", True)
     assert qr.evaluate("image => image.naturalWidth") > 0
 
     context, keeper = another_phone(browser, live_server)
