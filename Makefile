@@ -26,6 +26,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
 worker: install
@@ -51,4 +52,4 @@ serve-prod: install
 	$(BIN)/gunicorn scorekeeper.wsgi -c gunicorn.conf.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles

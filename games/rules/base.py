@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import InvalidHand, InvalidOptions
 
@@ -37,7 +37,11 @@ def other_side(side: str) -> str:
     return "EW" if side == "NS" else "NS"
 
 
-def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     """A read-only copy, so scored values cannot be changed after the fact."""
     return MappingProxyType(dict(mapping))
 
@@ -293,8 +297,8 @@ class Ruleset:
         """One hand scored, and the state after it (whose ``hands`` are left as they were)."""
         number = state.next_number
         if state.finished:
-            winner = f": {state.winner} won" if state.winner else ""
-            raise InvalidHand(number, None, f"the game is already over{winner}; no more hands can be added")
+            won = f": {state.winner} won" if state.winner else ""
+            raise InvalidHand(number, None, f"the game is already over{won}; no more hands can be added")
         self.check_shape(number, record)
         dealer = state.next_dealer
         if "dealer" in record and record["dealer"] != dealer:
