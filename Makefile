@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint worker beat bench load serve-prod clean
+.PHONY: install run test screenshots lint worker beat bench load serve-prod clean
 
 install: $(STAMP)
 
@@ -23,6 +23,11 @@ run: install
 
 test: install
 	$(BIN)/python -m pytest
+
+# The README's pictures of the main pages at phone and desktop sizes, from real headless Chromium.
+screenshots: install
+	SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots REQUIRE_SERVICES=1 \
+		$(BIN)/python -m pytest tests/pages/browser/test_screenshots.py
 
 lint: install
 	$(BIN)/ruff check .
