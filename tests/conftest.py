@@ -109,25 +109,6 @@ def start_game(league, owner, seats):
     return start
 
 
-# --- Celery: in-process in tests ------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def celery_eager():
-    """Queued tasks run in-process in every test, even with REDIS_URL set (CI's second run).
-
-    Otherwise a test that commits (``transaction=True``, or on_commit callbacks run by
-    ``django_capture_on_commit_callbacks``) would leave its task in Redis for nobody. The tests that
-    start a real worker turn this off for themselves (tests/standings/test_worker.py).
-    """
-    from scorekeeper.celery import app
-
-    was = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = was
-
-
 @pytest.fixture
 def creator(make_user):
     """Someone who starts a casual game (one outside any league)."""

@@ -97,8 +97,7 @@ def test_the_docs_have_a_walkthrough():
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
-def test_walkthrough_in_docs_runs(django_user_model, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_walkthrough_in_docs_runs(django_user_model):
     django_user_model.objects.create_user(username="ann", password="spades-at-eight")
     django_user_model.objects.create_user(username="ben", password="hearts-at-nine")
     client = APIClient()
