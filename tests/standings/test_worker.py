@@ -22,7 +22,7 @@ from games.tasks import league_standings_update, standings_rebuild_task
 
 from .conftest import LOW_TARGETS, ONE_HAND
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class WorkerDied(Exception):
