@@ -7,6 +7,8 @@ real settings.
 
 from __future__ import annotations
 
+import copy
+
 from .settings import *  # noqa: F403
 
 # Hashing a password the production way (PBKDF2) takes about a quarter of a second, and the fixtures
@@ -18,3 +20,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # leave its task in Redis for nobody. The tests that start a real worker turn this off for themselves
 # (tests/standings/test_worker.py).
 CELERY_TASK_ALWAYS_EAGER = True
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # The test database is thrown away after the run, so SQLite need not wait for the disk at each
+    # commit (migrations, tests that commit, every request of the browser tests).
+    DATABASES = copy.deepcopy(DATABASES)  # noqa: F405
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA synchronous = OFF"
