@@ -21,7 +21,10 @@ PRODUCTION = {
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    unset = ("DJANGO_ENV", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    """``manage.py`` in a process of its own, as a deployment runs it: the real settings module (not the
+    test run's, which pytest puts in DJANGO_SETTINGS_MODULE) read from ``env`` alone."""
+    unset = ("DJANGO_SETTINGS_MODULE", "DJANGO_ENV", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG",
+             "DJANGO_ALLOW_ASYNC_UNSAFE")
     clean = {k: v for k, v in os.environ.items() if k not in unset}
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True, text=True,
                           env={**clean, **env}, timeout=120)
@@ -87,7 +90,7 @@ def test_a_bad_setting_stops_start_up():
 
 
 def setting(expression: str, **env: str) -> str:
-    done = manage("shell", "-c", f"from django.conf import settings; print({expression})", **env)
+    done = manage("shell", "--no-imports", "-c", f"from django.conf import settings; print({expression})", **env)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip().splitlines()[-1]
 
@@ -98,3 +101,8 @@ def test_a_task_whose_worker_died_is_delivered_again_within_minutes():
     assert "'visibility_timeout': 120" in setting("settings.CELERY_BROKER_TRANSPORT_OPTIONS",
                                                   CELERY_VISIBILITY_TIMEOUT="120")
     assert setting("settings.CELERY_TASK_ACKS_LATE") == "True"
+def test_manage_py_reads_the_real_settings_with_the_production_password_hasher():
+    done = manage("shell", "--no-imports", "-c", "from django.conf import settings; "
+                  "print(settings.SETTINGS_MODULE, settings.PASSWORD_HASHERS[0])")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["scorekeeper.settings", "django.contrib.auth.hashers.PBKDF2PasswordHasher"]

@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import InvalidHand, InvalidOptions, shown
 from .reporting import Extra, Rate
@@ -42,7 +42,11 @@ def other_side(side: str) -> str:
     return "EW" if side == "NS" else "NS"
 
 
-def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     """A read-only copy, so scored values cannot be changed after the fact."""
     return MappingProxyType(dict(mapping))
 
@@ -317,10 +321,10 @@ class Ruleset:
         """One hand scored, and the state after it (whose ``hands`` are left as they were)."""
         number = state.next_number
         if state.finished:
-            winner = f": {state.winner} won" if state.winner else ""
+            won = f": {state.winner} won" if state.winner else ""
             raise InvalidHand(
                 number,
-                f"the game is already over{winner}; no more hands can be added",
+                f"the game is already over{won}; no more hands can be added",
                 field=None,
             )
         self.check_shape(number, record)

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import GameClosed, InvalidInput, NotAllowed
-from games.idempotency import once
+from games.idempotency import row_once
 from games.models import Game, League, Match, Player
 from games.rules import RULES_VERSION, SEATS, ruleset_class
 from games.summary import game_summary
@@ -64,12 +64,11 @@ def game_start(
     """
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "first_dealer": first_dealer}
-    game, answer, replayed = once(
-        user=by, scope="games", key=idempotency_key, request=request, answer=lambda started: {"game": started.pk},
+    return row_once(
+        user=by, scope="games", key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: start(game_type=game_type, seats=seats, by=by, league=league, options=options,
                             first_dealer=first_dealer),
     )
-    return Game.objects.get(pk=answer["game"]) if replayed else game
 
 
 @transaction.atomic
@@ -117,9 +116,8 @@ def keyed_game_write(*, game: Game, by, action: str, key: str | None, request: A
     def lock() -> None:
         Game.objects.select_for_update(of=("self",)).only("pk").get(pk=game.pk)
 
-    changed, _, replayed = once(user=by, scope=f"game:{game.pk}:{action}", key=key, request=request, write=write,
-                                answer=lambda result: {"game": result.pk}, lock=lock)
-    return Game.objects.select_related("league").get(pk=game.pk) if replayed else changed
+    return row_once(user=by, scope=f"game:{game.pk}:{action}", key=key, request=request, write=write, lock=lock,
+                    rows=Game.objects.select_related("league"))
 
 
 def game_abandon(*, game: Game, by, idempotency_key: str | None = None) -> Game:

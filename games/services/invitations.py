@@ -16,12 +16,12 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import InvalidInput, InvitationClosed, NotAllowed
-from games.idempotency import once
+from games.idempotency import row_once
 from games.models import Invitation, InvitationAcceptance, League, Membership, Player
 
 # A role's rank: accepting an invitation never lowers anyone.
-RANK = {Membership.Role.MEMBER: 1, Membership.Role.SCOREKEEPER: 2, Membership.Role.OWNER: 3}
-LINK_ROLES = (Membership.Role.MEMBER, Membership.Role.SCOREKEEPER)
+RANK: dict[str, int] = {str(Membership.Role.MEMBER): 1, str(Membership.Role.SCOREKEEPER): 2, str(Membership.Role.OWNER): 3}
+LINK_ROLES: tuple[str, ...] = (str(Membership.Role.MEMBER), str(Membership.Role.SCOREKEEPER))
 MAX_DAYS = 90
 MAX_USES = 500
 ROLE_WORDS = {"member": "a member", "scorekeeper": "a scorekeeper", "owner": "an owner"}
@@ -44,20 +44,19 @@ def invitation_create(*, league: League, role: str, by, days: int = 7, max_uses:
     """
     request = {"league": league.pk, "role": role, "days": days, "max_uses": max_uses,
                "invitee": invitee.pk if invitee else None, "player": player.pk if player else None}
-    made, answer, replayed = once(
+    return row_once(
         user=by, scope=f"league:{league.pk}:invitations", key=idempotency_key, request=request,
-        answer=lambda invitation: {"invitation": invitation.pk},
+        rows=Invitation.objects.select_related("league"),
         write=lambda: create(league=league, role=role, by=by, days=days, max_uses=max_uses, invitee=invitee,
                              player=player),
     )
-    return Invitation.objects.select_related("league").get(pk=answer["invitation"]) if replayed else made
 
 
 @transaction.atomic
 def create(*, league, role, by, days, max_uses, invitee, player) -> Invitation:
     if not policy.can_manage_league(by, league):
         raise NotAllowed("only the league's owners can invite people")
-    allowed = Membership.Role.values if invitee is not None else LINK_ROLES
+    allowed: list[str] = list(Membership.Role.values) if invitee is not None else list(LINK_ROLES)
     if role not in allowed:
         raise InvalidInput(f"an invitation {'' if invitee else 'link '}makes someone "
                            f"{' or '.join(ROLE_WORDS[name] for name in allowed)}", field="role")

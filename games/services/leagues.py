@@ -10,7 +10,7 @@ from django.utils.text import slugify
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed, StateConflict
-from games.idempotency import once
+from games.idempotency import row_once
 from games.models import Invitation, League, Membership, display_name
 from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
@@ -51,11 +51,10 @@ def league_create(*, name: str, by, is_public: bool = True, slug: str | None = N
     A retry with the same ``idempotency_key`` (the form sent twice) creates no second league.
     """
     request = {"name": name, "is_public": is_public, "slug": slug, "default_options": default_options}
-    made, answer, replayed = once(
-        user=by, scope="leagues", key=idempotency_key, request=request, answer=lambda league: {"league": league.pk},
+    return row_once(
+        user=by, scope="leagues", key=idempotency_key, request=request, rows=League.objects.all(),
         write=lambda: create(name=name, by=by, is_public=is_public, slug=slug, default_options=default_options),
     )
-    return League.objects.get(pk=answer["league"]) if replayed else made
 
 
 def checked_slug(slug: str) -> str:

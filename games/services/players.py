@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import events, policy, selectors
 from games.errors import InvalidInput, NotAllowed, SimilarName
-from games.idempotency import once
+from games.idempotency import row_once
 from games.models import Game, Invitation, League, Match, Player, PlayerClaim, display_name, name_key
 
 from .invitations import check_linkable, check_one_player_per_league
@@ -52,11 +52,10 @@ def player_create(*, name: str, by, league: League | None = None, allow_similar:
     A retry with the same ``idempotency_key`` adds no second player.
     """
     request = {"name": name, "league": league.pk if league else None, "allow_similar": allow_similar}
-    made, answer, replayed = once(
-        user=by, scope="players", key=idempotency_key, request=request, answer=lambda player: {"player": player.pk},
+    return row_once(
+        user=by, scope="players", key=idempotency_key, request=request, rows=Player.objects.all(),
         write=lambda: create(name=name, by=by, league=league, allow_similar=allow_similar),
     )
-    return Player.objects.get(pk=answer["player"]) if replayed else made
 
 
 @transaction.atomic

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed
-from games.idempotency import once
+from games.idempotency import row_once
 from games.models import Game, League, name_key
 from games.rules import SEATS
 
@@ -40,12 +40,11 @@ def table_start(
     """
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "as_match": as_match, "allow_similar": allow_similar}
-    game, answer, replayed = once(
-        user=by, scope="games", key=idempotency_key, request=request, answer=lambda started: {"game": started.pk},
+    return row_once(
+        user=by, scope="games", key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: seat_and_start(game_type=game_type, seats=seats, by=by, league=league, options=options,
                                      as_match=as_match, allow_similar=allow_similar),
     )
-    return Game.objects.get(pk=answer["game"]) if replayed else game
 
 
 @transaction.atomic

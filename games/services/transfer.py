@@ -21,7 +21,7 @@ from .matches import match_refresh
 FORMAT = "scorekeeper-league"
 VERSION = 1
 # How the messages name the JSON kinds a document's parts must be.
-JSON_KINDS = {dict: "an object", list: "a list", str: "a string"}
+JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
 
 
 def stamp(moment) -> str | None:

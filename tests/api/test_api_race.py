@@ -54,7 +54,6 @@ def racers(make_user, league, owner):
     return users
 
 
-@pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_posts_for_the_same_hand_on_postgres(postgres, make_user, league, owner, start_game):
     game = start_game("spades")

@@ -22,7 +22,8 @@ from django.conf import settings
 
 from tests.conftest import need, using_postgres
 
-pytestmark = pytest.mark.services
+# Its stack shares the load tests' Redis database (loadtest.scenarios.Session): one after another with them.
+pytestmark = [pytest.mark.services, pytest.mark.xdist_group("load-stack")]
 
 CHECKED_BY_THE_SERVER = "|".join([
     r"auth/token/",  # the password

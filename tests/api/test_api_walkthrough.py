@@ -101,7 +101,6 @@ def test_the_docs_have_a_walkthrough():
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
 def test_walkthrough_in_docs_runs(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.SIGNUP = "open"
     client = APIClient()
     variables: dict[str, str] = {}

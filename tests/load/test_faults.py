@@ -3,11 +3,7 @@ Redis down. No celery beat runs in these stacks: the standings must converge wit
 
 from __future__ import annotations
 
-import pytest
-
 from loadtest.scenarios import Size
-
-pytestmark = pytest.mark.services
 
 
 def run(session, name: str, tables: int):

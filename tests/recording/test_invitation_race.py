@@ -14,7 +14,7 @@ PEOPLE = 6
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("database", ["any", "postgres"])
+@pytest.mark.parametrize("database", ["any", pytest.param("postgres", marks=pytest.mark.services)])
 def test_a_link_is_never_used_more_than_it_allows(league, owner, make_user, database, request):
     if database == "postgres":
         request.getfixturevalue("postgres")

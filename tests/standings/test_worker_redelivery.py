@@ -20,7 +20,8 @@ from games.tasks import league_standings_update
 
 from .conftest import LOW_TARGETS, ONE_HAND
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+# Its workers take tasks from the same Redis database as tests/standings/test_worker.py's: not side by side.
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("celery-worker")]
 
 VISIBILITY_TIMEOUT = 3
 

@@ -1,4 +1,8 @@
-"""Screenshots of the main pages at phone and desktop sizes, for the README (docs/screenshots/)."""
+"""Every main page loads at phone and desktop sizes.
+
+With SCREENSHOTS_DIR naming a folder each page is saved there as a picture: ``make screenshots`` makes
+the README's (docs/screenshots/). A test run leaves them alone.
+"""
 
 import pytest
 
@@ -72,7 +76,8 @@ def test_main_pages(browser, live_server, club, league, players, size):
             ("player", f"/players/{players[0].pk}/"),
             ("new-game", f"/games/new/?type=spades&league={league.slug}"),
         ]:
-            page.goto(url)
+            response = page.goto(url)
+            assert response is not None and response.ok, f"{name} ({url}): {response and response.status}"
             page.wait_for_load_state("networkidle")
             shoot(page, f"{name}-{size}")
     finally:
