@@ -98,7 +98,9 @@ def check_the_outage(outcome: Outcome, tables: list[Table], moments: dict[str, f
     for table in tables:
         if not refused[table.number]:
             continue
-        success = first_success_sent_after(table, back)
+        # The first success after the table's last refused request: it may be answered just before
+        # ``back`` is noted (the server already accepts connections when ``start`` returns).
+        success = first_success_sent_after(table, max(answer[1] for answer in refused[table.number]))
         if success is None:
             outcome.failures.append(f"table {table.number} never recorded again after the restart")
             continue

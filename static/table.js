@@ -532,7 +532,11 @@
       waiting.appendChild(button("Send now", function () { sendWaiting(); }));
     } else if (last) {
       var delta = (last.answer.game && last.answer.game.delta) || {};
-      var changes = Object.keys(delta).map(function (side) {
+      // In the scoreboard's order: a stored answer's keys may come back in any order.
+      var order = $all("[data-side]").map(function (side) { return side.dataset.side; });
+      var changes = Object.keys(delta).sort(function (one, other) {
+        return order.indexOf(one) - order.indexOf(other);
+      }).map(function (side) {
         return side + " " + (delta[side] > 0 ? "+" : "") + String(delta[side]).replace("-", "−");
       }).join(", ");
       say("✓ Hand " + last.answer.number + " recorded" + (changes ? ": " + changes : "") + ".", "");
