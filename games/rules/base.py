@@ -33,6 +33,10 @@ def next_seat(seat: str, steps: int = 1) -> str:
     return SEATS[(SEATS.index(seat) + steps) % 4]
 
 
+# The next dealer after each seat, read on every hand.
+DEALER_AFTER: Mapping[str, str] = MappingProxyType({seat: next_seat(seat) for seat in SEATS})
+
+
 def side_of(seat: str) -> str:
     """The partnership a seat belongs to: partners sit opposite."""
     return "NS" if seat in ("N", "S") else "EW"
@@ -108,7 +112,7 @@ def is_int(value: Any) -> bool:
 # --- values --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredHand:
     """One hand as scored: who dealt it, what each side gained or lost, and the totals after it.
 
@@ -137,7 +141,7 @@ class ScoredHand:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Where a game stands after some hands.
 
@@ -171,7 +175,7 @@ class GameState:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandScore:
     """What a game's ``score`` hook returns: the change per side, extras after the hand, details."""
 
@@ -209,6 +213,17 @@ class Ruleset:
 
     def __init__(self, options: Mapping[str, Any] | None = None):
         self.options: Mapping[str, Any] = frozen(self.complete_options(options or {}))
+        # Worked out once from the hooks, since every hand reads them: the sides, each seat's
+        # side, each side's seats, and the fields a record may and must have.
+        self.side_list: tuple[str, ...] = tuple(self.sides)
+        self.side_by_seat: Mapping[str, str] = MappingProxyType({seat: self.side_of(seat) for seat in SEATS})
+        self.seats_by_side: Mapping[str, tuple[str, ...]] = MappingProxyType({
+            side: tuple(seat for seat in SEATS if self.side_by_seat[seat] == side) for side in self.side_list
+        })
+        self.known_fields: Mapping[str, bool] = MappingProxyType({**self.record_fields, "dealer": False,
+                                                                  "note": False})
+        self.required_fields: tuple[str, ...] = tuple(name for name, required in self.known_fields.items()
+                                                      if required)
 
     # options
 
@@ -248,7 +263,7 @@ class Ruleset:
 
     def seats_of(self, side: str) -> tuple[str, ...]:
         """The seats that score for ``side``, in seat order."""
-        return tuple(seat for seat in SEATS if self.side_of(seat) == side)
+        return self.seats_by_side[side]
 
     def initial_extras(self) -> dict[str, dict[str, int]]:
         return {}
@@ -315,7 +330,7 @@ class Ruleset:
 
     def step(self, state: GameState, record: Mapping[str, Any]) -> tuple[ScoredHand, GameState]:
         """One hand scored, and the state after it (whose ``hands`` are left as they were)."""
-        number = state.next_number
+        number = state.hands_played + 1
         if state.finished:
             winner = f": {state.winner} won" if state.winner else ""
             raise InvalidHand(
@@ -330,37 +345,29 @@ class Ruleset:
             raise InvalidHand(number, f"it is {dealer}'s deal, not {record['dealer']}'s", field="dealer")
         self.check_record(number, record, state, dealer)
         scored = self.score(record, state, dealer)
-        totals = {side: state.totals[side] + scored.delta.get(side, 0) for side in self.sides}
-        delta = {side: scored.delta.get(side, 0) for side in self.sides}
-        extras = frozen({name: frozen(values) for name, values in scored.extras.items()}) \
+        change, before = scored.delta, state.totals
+        delta, totals = {}, {}
+        for side in self.side_list:
+            delta[side] = gained = change.get(side, 0)
+            totals[side] = before[side] + gained
+        extras = MappingProxyType({name: MappingProxyType(values) for name, values in scored.extras.items()}) \
             if scored.extras else state.extras
         winner = self.winner(totals, record, state, scored)
-        hand = ScoredHand(
-            number=number,
-            dealer=dealer,
-            record=frozen(record),
-            delta=frozen(delta),
-            totals=frozen(totals),
-            extras=extras,
-            details=frozen(scored.details),
-        )
-        after = replace(
-            state,
-            totals=frozen(totals),
-            extras=extras,
-            hands_played=number,
-            next_dealer=next_seat(dealer),
-            finished=winner is not None,
-            winner=winner,
-        )
+        # ``delta``, ``totals``, the extras and the details are made afresh for this hand, so they are
+        # wrapped read-only without a copy; the record is the caller's, so it is copied.
+        frozen_totals = MappingProxyType(totals)
+        hand = ScoredHand(number, dealer, frozen(record), MappingProxyType(delta), frozen_totals, extras,
+                          MappingProxyType(scored.details))
+        after = GameState(frozen_totals, extras, number, DEALER_AFTER[dealer], winner is not None, winner,
+                          state.hands)
         return hand, after
 
     # record checks shared by every game
 
     def check_shape(self, number: int, record: Any) -> None:
-        if not isinstance(record, Mapping):
+        if type(record) is not dict and not isinstance(record, Mapping):
             raise InvalidHand(number, "a hand must be an object of fields", field=None)
-        known = {**self.record_fields, "dealer": False, "note": False}
+        known = self.known_fields
         for name in record:
             if name not in known:
                 raise InvalidHand(
@@ -368,8 +375,8 @@ class Ruleset:
                     f"unknown field {shown(name)}; a {self.game_type} hand has: {', '.join(known)}",
                     field=name,
                 )
-        for name, required in known.items():
-            if required and name not in record:
+        for name in self.required_fields:
+            if name not in record:
                 raise InvalidHand(number, f"{name} is missing", field=name)
         if "dealer" in record and record["dealer"] not in SEATS:
             raise InvalidHand(number, f"dealer must be one of {', '.join(SEATS)}", field="dealer")
