@@ -23,6 +23,7 @@ from games.errors import (
     IdempotencyMismatch,
     InvalidInput,
     NotAllowed,
+    NotFound,
     ServiceError,
 )
 from games.rules import InvalidHand, InvalidOptions, RulesError, UnknownGame
@@ -96,6 +97,8 @@ def domain_response(exc: Exception) -> Response | None:
         return Response(error_body(detail, "invalid", {field: [exc.message]}), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, NotAllowed):
         return Response(error_body(exc.message, "not_allowed"), status=status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, NotFound):
+        return Response(error_body(exc.message, "not_found"), status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, HandConflict):
         return Response(error_body(exc.message, "hand_conflict", state=exc.state), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, GameClosed):

@@ -12,7 +12,7 @@ from typing import Any
 from games.rules.errors import DomainError
 
 __all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyMismatch", "InvalidInput", "NotAllowed",
-           "ServiceError"]
+           "NotFound", "ServiceError"]
 
 
 class ServiceError(DomainError):
@@ -21,6 +21,10 @@ class ServiceError(DomainError):
 
 class InvalidInput(ServiceError):
     """Input the services cannot use: a missing player, the same player in two seats..."""
+
+
+class NotFound(ServiceError):
+    """There is no such thing, or none the user may see (the two are told apart to nobody)."""
 
 
 class NotAllowed(ServiceError):

@@ -6,6 +6,7 @@ from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
+from api.serializers.common import MAX_ID
 from api.serializers.games import (
     GameDetailOut,
     HandCorrectionIn,
@@ -98,10 +99,17 @@ class HandList(ApiView):
     @extend_schema(request={"application/json": HAND_BODY}, examples=RECORD_EXAMPLES, parameters=[IDEMPOTENCY_KEY],
                    responses={201: HandResultOut}, tags=["hands"])
     def post(self, request, pk: int):
-        game = visible_game(request.user, pk)
-        key = idempotency_key(request)
-        data = self.parse(HandIn)
-        result = services.hand_record(game=game, record=data["record"], by=request.user,
+        # The service reads the game, with the lock and the permission checks, in one statement; a
+        # game you may not see is a 404 there, and here too before any complaint about the body.
+        if not 0 < pk <= MAX_ID:
+            raise NotFound(f"there is no game {pk}")
+        try:
+            key = idempotency_key(request)
+            data = self.parse(HandIn)
+        except ValidationError:
+            visible_game(request.user, pk)
+            raise
+        result = services.hand_record(game=pk, record=data["record"], by=request.user,
                                       expected_number=data.get("expected_number"), idempotency_key=key)
         return Response(result.payload, status=status.HTTP_201_CREATED)
 

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import events, policy
-from games.errors import GameClosed, HandConflict, InvalidInput, NotAllowed
+from games.errors import GameClosed, HandConflict, InvalidInput, NotAllowed, NotFound
 from games.idempotency import fingerprint, remember_answer, stored_answer
 from games.models import Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
@@ -83,10 +83,24 @@ def apply_state(game: Game, state: GameState) -> None:
 GAME_STATE_FIELDS = ["totals", "extras", "hand_count", "status", "winner", "finished_at", "updated_at"]
 
 
-def lock_game(game: Game, by) -> Game:
+def lock_game(game: Game | int, by) -> Game:
     """The game's row, locked until the transaction ends, if ``by`` may change it."""
-    locked = Game.objects.select_for_update(of=("self",)).select_related("league").get(pk=game.pk)
+    locked = locked_game(game if isinstance(game, int) else game.pk, by)
     check_writable(locked, by)
+    return locked
+
+
+def locked_game(game_id: int, by) -> Game:
+    """The game's row, locked until the transaction ends, with its league and ``by``'s role in it: one
+    statement. A game ``by`` may not see is :class:`NotFound`, as if it did not exist."""
+    games = Game.objects.select_for_update(of=("self",)).select_related("league")
+    if by.is_authenticated:
+        games = games.annotate(writer_role=policy.role_in_row_league(by))
+    locked = games.filter(pk=game_id).order_by().first()
+    if locked is not None:
+        policy.remember_role(by, locked.league, getattr(locked, "writer_role", None))
+    if locked is None or not policy.can_view_game(by, locked):
+        raise NotFound(f"there is no game {game_id}")
     return locked
 
 
@@ -102,38 +116,46 @@ def check_writable(game: Game, by) -> None:
 
 def hand_record(
     *,
-    game: Game,
+    game: Game | int,
     record: Mapping[str, Any],
     by,
     expected_number: int | None = None,
     idempotency_key: str | None = None,
 ) -> HandResult:
-    """Record the next hand of ``game``.
+    """Record the next hand of ``game`` (a game, or a game's id: it is read here in any case).
 
     ``expected_number``: the number the scorekeeper's screen expects this hand to get; if another
     hand got there first, :class:`HandConflict` carries the game as it now stands.
     ``idempotency_key``: a retry with the same key and the same hand gets the first result and
     stores nothing; the same key with a different hand is refused. A retry racing the first request
     waits for it on the game's row lock.
+    A game ``by`` may not see is :class:`NotFound`.
     """
+    game_id = game if isinstance(game, int) else game.pk
     request_hash = fingerprint({"record": record, "expected_number": expected_number}) if idempotency_key else ""
     for attempt in range(APPEND_ATTEMPTS):
         try:
             with transaction.atomic():
-                return append_hand(game=game, record=record, by=by, expected_number=expected_number,
-                                   idempotency_key=idempotency_key, request_hash=request_hash)
+                return append_hand(game_id=game_id, record=record, by=by, expected_number=expected_number,
+                                   idempotency_key=idempotency_key, request_hash=request_hash,
+                                   look_up_key=attempt > 0)
         except IntegrityError:
-            # Only possible where the row lock is not enforced (SQLite without IMMEDIATE transactions):
-            # another hand took this number. The unique constraint kept the table right; try again.
+            # The key was used before for another request (its answer is looked up on the next
+            # attempt, which refuses it), or, where the row lock is not enforced (SQLite without
+            # IMMEDIATE transactions), another hand took this number. Nothing was stored; try again.
             if attempt == APPEND_ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
 
 
-def append_hand(*, game, record, by, expected_number, idempotency_key, request_hash) -> HandResult:
-    locked = Game.objects.select_for_update(of=("self",)).select_related("league").get(pk=game.pk)
-    if idempotency_key and by.is_authenticated:
-        # Under the lock: a retry of a request still being stored waits for it and finds its answer here.
+def append_hand(*, game_id, record, by, expected_number, idempotency_key, request_hash, look_up_key) -> HandResult:
+    locked = locked_game(game_id, by)
+    keyed = bool(idempotency_key) and by.is_authenticated
+    # Under the lock: a retry of a request still being stored waits for it and finds its answer here.
+    # A request whose expected number is the next one cannot have been stored already (its hand would
+    # have that number), so the look-up is left to the key's unique index: reusing the key for another
+    # request fails the insert below, and the next attempt looks it up and refuses it.
+    if keyed and (look_up_key or expected_number is None or expected_number != locked.hand_count + 1):
         stored = stored_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash)
         if stored is not None:
             return HandResult(payload=stored, replayed=True)
@@ -163,7 +185,7 @@ def append_hand(*, game, record, by, expected_number, idempotency_key, request_h
     if state.finished and locked.match_id:
         match_refresh(match=locked.match)
     payload = hand_payload(hand, locked)
-    if idempotency_key and by.is_authenticated:
+    if keyed:
         remember_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash,
                         answer=payload, game=locked)
     if state.finished != was_finished:
