@@ -5,7 +5,7 @@ project's gunicorn.conf.py) on a fresh PostgreSQL database. Each client records 
 own long Spades game (a target out of reach), every hand with ``expected_number`` and an
 ``Idempotency-Key``, as a phone does; beside it, at the same concurrency, the minimal DRF
 endpoint of bench/endpoint.py inserts one row per request. Each level runs for a fixed time and
-at most a fixed number of requests.
+at most a fixed number of requests, in alternating turns of the two.
 """
 
 from __future__ import annotations
@@ -112,7 +112,18 @@ def run_level(target: str, makers: list, *, seconds: float, max_requests: int) -
     return Level(target, len(makers), counts["requests"], counts["errors"], time.perf_counter() - started, latencies)
 
 
-def run(base_url: str, *, seconds: float = 8.0, max_requests: int = 5000, levels=LEVELS) -> list[dict[str, Any]]:
+def merged(levels: list[Level]) -> Level:
+    """Rounds of one level as one: their requests, errors, time and latencies added up."""
+    first = levels[0]
+    return Level(first.target, first.clients, sum(level.requests for level in levels),
+                 sum(level.errors for level in levels), sum(level.seconds for level in levels),
+                 [latency for level in levels for latency in level.latencies])
+
+
+def run(base_url: str, *, seconds: float = 8.0, max_requests: int = 5000, levels=LEVELS,
+        rounds: int = 4) -> list[dict[str, Any]]:
+    """Each level's hands and minimal inserts, in ``rounds`` alternating turns of ``seconds / rounds``:
+    on a shared machine, whatever else runs meanwhile weighs on both alike."""
     token, games = bench_fixtures(max(levels))
     api = Api(base_url, token=token)
     recorders = [Recorder(api, game, seed) for seed, game in enumerate(games)]
@@ -122,9 +133,13 @@ def run(base_url: str, *, seconds: float = 8.0, max_requests: int = 5000, levels
     run_level("warm-up", inserters[:4], seconds=2, max_requests=40)
     rows = []
     for clients in levels:
-        hands = run_level("record a hand", recorders[:clients], seconds=seconds, max_requests=max_requests).row()
-        inserts = run_level("minimal DRF insert", inserters[:clients], seconds=seconds,
-                            max_requests=max_requests).row()
-        hands["overhead"] = (inserts["per_second"] / hands["per_second"]) if hands["per_second"] else None
-        rows += [hands, inserts]
+        hands, inserts = [], []
+        for _ in range(rounds):
+            hands.append(run_level("record a hand", recorders[:clients], seconds=seconds / rounds,
+                                   max_requests=max_requests // rounds))
+            inserts.append(run_level("minimal DRF insert", inserters[:clients], seconds=seconds / rounds,
+                                     max_requests=max_requests // rounds))
+        hand_row, insert_row = merged(hands).row(), merged(inserts).row()
+        hand_row["overhead"] = (insert_row["per_second"] / hand_row["per_second"]) if hand_row["per_second"] else None
+        rows += [hand_row, insert_row]
     return rows

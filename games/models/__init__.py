@@ -12,7 +12,7 @@ from .play import (
     Player,
     game_type_name,
 )
-from .standings import PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
+from .standings import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 
 __all__ = [
     "SEAT_CHOICES",
