@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Hashable
 
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import connections
 
 logger = logging.getLogger(__name__)
 _held = threading.local()
@@ -45,8 +45,11 @@ def release(**kwargs) -> None:
             work()
         except Exception:  # noqa: BLE001 - the answer is sent; the next update or a rebuild repairs it
             logger.exception("work held until after the response failed: %s", key)
-    # The work may have opened a database connection after Django closed the request's.
-    close_old_connections()
+    # The work may have opened a database connection after Django closed the request's; close it as Django
+    # would have (never one holding a transaction, as a test's does).
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close_if_unusable_or_obsolete()
 
 
 def connect() -> None:

@@ -17,5 +17,6 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("leagues/<slug:slug>/members/", views.league_member, name="league-member"),
+    path("leagues/<slug:slug>/standings/<str:game_type>/<str:table>/", views.league_table, name="league-table"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
 ]

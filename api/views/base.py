@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import GenericAPIView
 
@@ -12,6 +14,11 @@ from api.parsers import SafeJSONParser
 from api.schema import ScorekeeperSchema
 from api.serializers.common import MAX_ID
 from games import policy
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The ETag of an earlier answer (weak or strong): unchanged since, the answer is a 304 with no body.",
+)
 
 
 class ApiView(GenericAPIView):

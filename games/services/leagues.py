@@ -100,7 +100,7 @@ def player_update(*, player: Player, name: str, by) -> Player:
     if len(name) > 80:
         raise InvalidInput("a player's name can be at most 80 characters", field="name")
     player.name = name
-    player.save(update_fields=["name"])
+    player.save(update_fields=["name", "updated_at"])
     return player
 
 

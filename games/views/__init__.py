@@ -10,6 +10,7 @@ from .live import live, live_board
 from .matches import match_detail
 from .new_game import new_game
 from .players import player_detail
+from .standings import league_table
 from .table import game_abandon, game_scorekeepers, hand_correct, hand_record, hand_undo, table
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "home",
     "league_detail",
     "league_member",
+    "league_table",
     "live",
     "live_board",
     "match_detail",
