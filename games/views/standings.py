@@ -27,6 +27,9 @@ TOP = 10
 # Lines per page of a whole table.
 PAGE_SIZE = 50
 TABLES = ("players", "partnerships")
+# The orders a table can be sorted in, as the links that sort it say them.
+SORT_LABELS = (("won", "Won"), ("played", "Played"), ("rate", "Win rate"), ("margin", "Margin"), ("rating", "Skill"),
+               ("name", "Name"))
 
 
 def chosen_sort(request) -> str:
@@ -82,6 +85,7 @@ def standings_view(*, league: League, game_type: str | None, sort: str,
         "updating": latest_finish is not None and (computed_at is None or computed_at < latest_finish),
         "matches": in_matches(chosen),
         "sort_query": f"type={chosen}&",
+        "sort_labels": SORT_LABELS,
     }
 
 
@@ -99,7 +103,7 @@ def league_table(request, slug: str, game_type: str, table: str):
                                                  sort=sort, offset=page.start_index() - 1 if sizes[table] else 0,
                                                  limit=PAGE_SIZE)]
     standings = {"game_type": game_type, table: lines, "matches": in_matches(game_type), "sort_query": "",
-                 "computed_at": sizes["computed_at"]}
+                 "sort_labels": SORT_LABELS, "computed_at": sizes["computed_at"]}
     return render(request, "leagues/table.html", {
         "league": league, "table": table, "sort": sort, "page": page, "standings": standings,
         "game_type_name": RULESETS[game_type].name, "count": sizes[table],
