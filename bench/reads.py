@@ -53,7 +53,7 @@ def standings_urls(league) -> list[tuple[str, str]]:
 
 def run(sizes: dict[str, tuple[int, int]] = SIZES) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(read rows, rebuild rows): each page at each league size, and how long each league took to rebuild."""
-    from bench.standings import build_league
+    from bench.league import build_league
     from games.models import Game, Hand
     from games.standings.services import league_standings_recompute
 
