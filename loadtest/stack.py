@@ -287,7 +287,8 @@ def postgres_server(*, folder: Path, port: int | None = None) -> Process:
     as_user: list[str] = []
     if os.geteuid() == 0:
         as_user = ["runuser", "-u", "postgres", "--"]
-        folder.chmod(0o755)
+        for reachable in (folder.parent, folder):  # the postgres user must reach its data folder
+            reachable.chmod(0o755)
         shutil.chown(data, "postgres")
     log = folder / "postgres.log"
     done = subprocess.run([*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
