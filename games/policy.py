@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Q, QuerySet
 
 from .models import Game, League, Match, Membership
 
@@ -28,15 +28,9 @@ def league_role(user, league: League | None) -> str | None:
     return cached[user.pk]
 
 
-def role_in_row_league(user, league_field: str = "league") -> Subquery:
-    """The user's role in the league of each row, as a subquery to annotate rows with, so a write can
-    read a game and the writer's role in one statement (see :func:`remember_role`)."""
-    return Subquery(Membership.objects.filter(league=OuterRef(league_field), user=user.pk).values("role")[:1])
-
-
 def remember_role(user, league: League | None, role: str | None) -> None:
-    """Record the user's role in the league, read with :func:`role_in_row_league`, so the checks below
-    need no query of their own."""
+    """Record the user's role in the league, read with something else (a write reads the game and the
+    writer's role in one statement), so the checks below need no query of their own."""
     if league is None or not user.is_authenticated:
         return
     cached = getattr(league, "_roles", None)

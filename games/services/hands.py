@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import events, policy
@@ -24,8 +24,10 @@ from games.models import Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
 from games.summary import game_state
 
+from . import statements
 from .games import game_snapshot, keyed_game_write
 from .matches import match_refresh
+from .statements import read_for_write
 
 APPEND_ATTEMPTS = 3
 
@@ -92,13 +94,9 @@ def lock_game(game: Game | int, by) -> Game:
 
 def locked_game(game_id: int, by) -> Game:
     """The game's row, locked until the transaction ends, with its league and ``by``'s role in it: one
-    statement. A game ``by`` may not see is :class:`NotFound`, as if it did not exist."""
-    games = Game.objects.select_for_update(of=("self",)).select_related("league")
-    if by.is_authenticated:
-        games = games.annotate(writer_role=policy.role_in_row_league(by))
-    locked = games.filter(pk=game_id).order_by().first()
-    if locked is not None:
-        policy.remember_role(by, locked.league, getattr(locked, "writer_role", None))
+    statement (``statements.read_for_write``). A game ``by`` may not see is :class:`NotFound`, as if it did
+    not exist."""
+    locked = read_for_write(game_id, by)
     if locked is None or not policy.can_view_game(by, locked):
         raise NotFound(f"there is no game {game_id}")
     return locked
@@ -168,20 +166,12 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
         )
     state = locked.ruleset.play(game_state(locked), record)
     scored = state.hands[-1]
-    hand = Hand.objects.create(
-        game=locked,
-        number=scored.number,
-        record=plain(record),
-        dealer=scored.dealer,
-        delta=plain(scored.delta),
-        totals=plain(scored.totals),
-        extras=plain(scored.extras),
-        details=plain(scored.details),
-        entered_by=by,
-    )
+    now = timezone.now()
+    hand = stored_hand(locked, scored, record, by, now)
     was_finished = locked.status == Game.Status.FINISHED
     apply_state(locked, state)
-    locked.save(update_fields=GAME_STATE_FIELDS)
+    locked.updated_at = now
+    statements.update(Game, locked.pk, {name: getattr(locked, name) for name in GAME_STATE_FIELDS})
     if state.finished and locked.match_id:
         match_refresh(match=locked.match)
     payload = hand_payload(hand, locked)
@@ -191,6 +181,18 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     if state.finished != was_finished:
         events.game_result_changed(locked)
     return HandResult(payload=payload, hand=hand, game=locked)
+
+
+def stored_hand(game: Game, scored, record: Mapping[str, Any], by, now) -> Hand:
+    """Insert the scored hand (``statements.insert``) and return it as the row it now is."""
+    values = {"game": game.pk, "number": scored.number, "record": plain(record), "dealer": scored.dealer,
+              "delta": plain(scored.delta), "totals": plain(scored.totals), "extras": plain(scored.extras),
+              "details": plain(scored.details), "entered_by": by.pk if by.is_authenticated else None,
+              "entered_at": now, "updated_at": now}
+    pk = statements.insert(Hand, values)
+    hand = Hand.from_db(connection.alias, [field.attname for field in Hand._meta.concrete_fields], [pk, *values.values()])
+    hand.game = game
+    return hand
 
 
 # --- corrections -----------------------------------------------------------------------------------
