@@ -165,13 +165,10 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
             state=game_snapshot(locked),
         )
     state = locked.ruleset.play(game_state(locked), record)
-    scored = state.hands[-1]
-    now = timezone.now()
-    hand = stored_hand(locked, scored, record, by, now)
     was_finished = locked.status == Game.Status.FINISHED
     apply_state(locked, state)
-    locked.updated_at = now
-    statements.update(Game, locked.pk, {name: getattr(locked, name) for name in GAME_STATE_FIELDS})
+    locked.updated_at = timezone.now()
+    hand = stored_hand(locked, state.hands[-1], record, by)
     if state.finished and locked.match_id:
         match_refresh(match=locked.match)
     payload = hand_payload(hand, locked)
@@ -183,14 +180,17 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     return HandResult(payload=payload, hand=hand, game=locked)
 
 
-def stored_hand(game: Game, scored, record: Mapping[str, Any], by, now) -> Hand:
-    """Insert the scored hand (``statements.insert``) and return it as the row it now is."""
+def stored_hand(game: Game, scored, record: Mapping[str, Any], by) -> Hand:
+    """Insert the scored hand and store the game's new state (``apply_state``, its ``updated_at`` set);
+    the hand as stored."""
     values = {"game": game.pk, "number": scored.number, "record": plain(record), "dealer": scored.dealer,
               "delta": plain(scored.delta), "totals": plain(scored.totals), "extras": plain(scored.extras),
               "details": plain(scored.details), "entered_by": by.pk if by.is_authenticated else None,
-              "entered_at": now, "updated_at": now}
+              "entered_at": game.updated_at, "updated_at": game.updated_at}
     pk = statements.insert(Hand, values)
-    hand = Hand.from_db(connection.alias, [field.attname for field in Hand._meta.concrete_fields], [pk, *values.values()])
+    statements.update(Game, game.pk, {name: getattr(game, name) for name in GAME_STATE_FIELDS})
+    hand = Hand.from_db(connection.alias, [field.attname for field in Hand._meta.concrete_fields],
+                        [pk, *values.values()])
     hand.game = game
     return hand
 

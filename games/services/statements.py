@@ -92,3 +92,4 @@ def update(model: type[Model], pk: int, values: Mapping[str, Any]) -> None:
     """Change these columns of the row with id ``pk``."""
     with connection.cursor() as cursor:
         cursor.execute(update_statement(model, tuple(values)), [*prepared(model, values), pk])
+
