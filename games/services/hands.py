@@ -47,8 +47,13 @@ class HandResult:
     replayed: bool = False
 
 
+ATOMS = (str, int, bool, float, type(None))
+
+
 def plain(value: Any) -> Any:
     """Engine values (read-only mappings, tuples) as plain JSON-ready data."""
+    if type(value) in ATOMS:  # most values: answered without the costlier checks below
+        return value
     if isinstance(value, Mapping):
         return {key: plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):

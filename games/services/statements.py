@@ -6,7 +6,7 @@ table and column names, and their values go through each field's own ``get_db_pr
 would send them:
 
 - :func:`read_for_write`: the game's row locked, its league and the writer's role there, in one statement
-  (through ``Game.objects.raw``, which converts every column as the ORM does);
+  (every column converted as the ORM would, with the converters it would use);
 - :func:`insert`, :func:`update`: a row in, or some of a row's columns changed by id.
 
 Only ``games.services.hands`` uses them, inside its transaction; everything else writes through the ORM.
@@ -44,19 +44,40 @@ def locked_read(vendor: str, lock: bool) -> str:
     )
 
 
+@cache
+def converters_of(model: type[Model], vendor: str) -> tuple[tuple[int, Any, tuple], ...]:
+    """(column index, column, converters) of each of the model's columns whose values the database hands back
+    in another form (JSON as text, dates as text on SQLite...): what the ORM applies to the columns it reads."""
+    meta, out = model._meta, []
+    for index, field in enumerate(meta.concrete_fields):
+        column = field.get_col(meta.db_table)
+        found = (*connection.ops.get_db_converters(column), *field.get_db_converters(connection))
+        if found:
+            out.append((index, column, tuple(found)))
+    return tuple(out)
+
+
 def read_for_write(game_id: int, by) -> Game | None:
     """The game's row, locked until the transaction ends (where the database locks rows), with its league
     (only ``is_public`` read; the rest loads if asked for) and ``by``'s role there remembered by the policy.
     None if there is no such game."""
     statement = locked_read(connection.vendor, connection.features.has_select_for_update_of)
     user_id = by.pk if by.is_authenticated else None
-    game = next(iter(Game.objects.raw(statement, [user_id, game_id])), None)
-    if game is None:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [user_id, game_id])
+        row = cursor.fetchone()
+    if row is None:
         return None
+    fields = Game._meta.concrete_fields
+    values = list(row[:len(fields)])
+    for index, column, converters in converters_of(Game, connection.vendor):
+        for convert in converters:
+            values[index] = convert(values[index], column, connection)
+    game = Game.from_db(connection.alias, [field.attname for field in fields], values)
+    league_public, writer_role = row[len(fields):]
     if game.league_id is not None:
-        game.league = League.from_db(connection.alias, ["id", "is_public"], [game.league_id,
-                                                                            bool(game.league_public)])
-        policy.remember_role(by, game.league, game.writer_role)
+        game.league = League.from_db(connection.alias, ["id", "is_public"], [game.league_id, bool(league_public)])
+        policy.remember_role(by, game.league, writer_role)
     return game
 
 
