@@ -21,7 +21,8 @@ class Standing(models.Model):
     A partnership is an unordered pair, stored with the lower player id in ``player``.
     """
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
@@ -66,7 +67,8 @@ class Standing(models.Model):
 class PlayerRating(models.Model):
     """A player's OpenSkill rating in one league and game type, after every rated result there."""
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
@@ -94,13 +96,18 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """A player's rating just after one rated result: a game, or a whole Trumps match."""
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # The history is the largest standings table: besides its key, two indexes (by league and game type, for
+    # the standings task; by player, for a player's page) keep it up to date cheaply; the results it points
+    # at need none (a game or match deleted, rare, finds its points without one).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     # Position of the result in the league's game order for this game type (1, 2, ...).
     sequence = models.PositiveIntegerField()
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             db_index=False)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                              db_index=False)
     played_at = models.DateTimeField()
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -108,7 +115,8 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["league", "game_type", "player", "sequence"]
-        indexes = [models.Index(fields=["player", "league", "game_type", "sequence"])]
+        indexes = [models.Index(fields=["player", "league", "game_type", "sequence"]),
+                   models.Index(fields=["league", "game_type", "sequence"])]
 
     def __str__(self) -> str:
         return f"rating of player {self.player_id} after {self.game_type} result {self.sequence}"
@@ -121,7 +129,8 @@ class PlayerFigures(models.Model):
     blind_nils, blind_nils_made, bags): the names its ruleset lists in ``figure_counts``.
     """
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     hands = models.PositiveIntegerField(default=0)
@@ -176,7 +185,8 @@ class CountedResult(models.Model):
         GAME = 0, "game"
         MATCH = 1, "match"
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     kind = models.PositiveSmallIntegerField(choices=Kind.choices)
     result_id = models.BigIntegerField()
     game_type = GameTypeField()
