@@ -318,11 +318,15 @@ def undo(*, game: Game, by, reason: str, number: int | None) -> Game:
 
 
 def settle(game: Game, state: GameState) -> None:
-    """Store a re-scored state on the game and tell whoever follows results that it changed."""
-    was = (game.status, game.winner, dict(game.totals))
+    """Store a re-scored state on the game and tell whoever follows results that it changed.
+
+    Any change to a finished game (or one that was finished) is news for its league: even with the same
+    winner and totals, a corrected hand changes its players' figures.
+    """
+    was_status = game.status
     apply_state(game, state)
     game.save(update_fields=GAME_STATE_FIELDS)
     if game.match_id:
         match_refresh(match=game.match)
-    if Game.Status.FINISHED in (was[0], game.status) and was != (game.status, game.winner, game.totals):
+    if Game.Status.FINISHED in (was_status, game.status):
         events.game_result_changed(game)
