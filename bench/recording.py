@@ -121,7 +121,7 @@ def merged(levels: list[Level]) -> Level:
 
 
 def run(base_url: str, *, seconds: float = 8.0, max_requests: int = 5000, levels=LEVELS,
-        rounds: int = 4) -> list[dict[str, Any]]:
+        rounds: int = 8) -> list[dict[str, Any]]:
     """Each level's hands and minimal inserts, in ``rounds`` alternating turns of ``seconds / rounds``:
     on a shared machine, whatever else runs meanwhile weighs on both alike."""
     token, games = bench_fixtures(max(levels))

@@ -134,7 +134,7 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   "on the same machine. Each client records hands into its own long Spades game with",
                   "`expected_number` and an `Idempotency-Key` (`POST /api/v1/games/{id}/hands/`). Beside it, at",
                   "the same concurrency, a minimal DRF endpoint in the same gunicorn (`bench/endpoint.py`: token",
-                  "authentication, JSON body, one INSERT). The two take turns, four turns each per level, so",
+                  "authentication, JSON body, one INSERT). The two take turns, eight turns each per level, so",
                   "whatever else the machine does weighs on both. *overhead* = minimal inserts per second /",
                   "hands per second: what Scorekeeper's checks cost.", "",
                   *table(RECORDING_HEADERS, recording_rows(results["recording"])), "",
