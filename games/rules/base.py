@@ -119,24 +119,48 @@ class ScoredHand:
     ``extras`` holds the game's running extras after this hand (Spades: bags per side);
     ``details`` says how the hand went in the players' terms (bids made, nils made, who held
     the trump stack...) for history pages and player figures.
+
+    Each is shown as a read-only mapping over a dict the hand keeps to itself: a replay keeps every
+    hand it scores, and a dict per value is fewer objects for Python's garbage collector to go over,
+    again and again as a long game grows, than a read-only wrapper kept beside each.
     """
 
     number: int
     dealer: str
-    record: Mapping[str, Any]
-    delta: Mapping[str, int]
-    totals: Mapping[str, int]
-    extras: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: frozen({}))
-    details: Mapping[str, Any] = field(default_factory=lambda: frozen({}))
+    _record: dict[str, Any]
+    _delta: dict[str, int]
+    _totals: dict[str, int]
+    _extras: dict[str, dict[str, int]] = field(default_factory=dict)
+    _details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def record(self) -> Mapping[str, Any]:
+        return MappingProxyType(self._record)
+
+    @property
+    def delta(self) -> Mapping[str, int]:
+        return MappingProxyType(self._delta)
+
+    @property
+    def totals(self) -> Mapping[str, int]:
+        return MappingProxyType(self._totals)
+
+    @property
+    def extras(self) -> Mapping[str, Mapping[str, int]]:
+        return MappingProxyType({name: MappingProxyType(values) for name, values in self._extras.items()})
+
+    @property
+    def details(self) -> Mapping[str, Any]:
+        return MappingProxyType(self._details)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "number": self.number,
             "dealer": self.dealer,
-            "delta": dict(self.delta),
-            "totals": dict(self.totals),
+            "delta": dict(self._delta),
+            "totals": dict(self._totals),
         }
-        for name, values in self.extras.items():
+        for name, values in self._extras.items():
             out[name] = dict(values)
         return out
 
@@ -350,16 +374,18 @@ class Ruleset:
         for side in self.side_list:
             delta[side] = gained = change.get(side, 0)
             totals[side] = before[side] + gained
-        extras = MappingProxyType({name: MappingProxyType(values) for name, values in scored.extras.items()}) \
-            if scored.extras else state.extras
+        if scored.extras:
+            kept_extras = dict(scored.extras)
+            extras = MappingProxyType({name: MappingProxyType(values) for name, values in kept_extras.items()})
+        else:
+            kept_extras = {name: dict(values) for name, values in state.extras.items()}
+            extras = state.extras
         winner = self.winner(totals, record, state, scored)
-        # ``delta``, ``totals``, the extras and the details are made afresh for this hand, so they are
-        # wrapped read-only without a copy; the record is the caller's, so it is copied.
-        frozen_totals = MappingProxyType(totals)
-        hand = ScoredHand(number, dealer, frozen(record), MappingProxyType(delta), frozen_totals, extras,
-                          MappingProxyType(scored.details))
-        after = GameState(frozen_totals, extras, number, DEALER_AFTER[dealer], winner is not None, winner,
-                          state.hands)
+        # ``delta``, ``totals``, the extras and the details are made afresh for this hand, so the hand
+        # keeps them without a copy; the record is the caller's, so it is copied.
+        hand = ScoredHand(number, dealer, dict(record), delta, totals, kept_extras, scored.details)
+        after = GameState(MappingProxyType(totals), extras, number, DEALER_AFTER[dealer], winner is not None,
+                          winner, state.hands)
         return hand, after
 
     # record checks shared by every game
