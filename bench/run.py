@@ -86,7 +86,8 @@ def table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 TARGET_HEADERS = ["target", "measured", "bound", "verdict"]
 ENGINE_HEADERS = ["game", "hands", "CPU seconds", "hands/s", "hands/s, collector paused"]
-RECORDING_HEADERS = ["endpoint", "clients", "requests", "errors", "req/s", "p50 ms", "p99 ms", "overhead"]
+RECORDING_HEADERS = ["endpoint", "clients", "requests", "errors", "req/s", "p50 ms", "p99 ms", "overhead",
+                     "CPU ms a request: web", "database", "clients"]
 READ_HEADERS = ["league", "page", "url", "status", "queries", "median ms", "p90 ms", "size"]
 REBUILD_HEADERS = ["league", "players", "games", "hands", "standing lines", "rebuild s"]
 
@@ -101,7 +102,8 @@ def recording_rows(results: list[dict]) -> list[list[str]]:
     for row in results:
         overhead = f"{row['overhead']:.2f}x" if row.get("overhead") else ""
         rows.append([row["target"], str(row["clients"]), f"{row['requests']:,}", str(row["errors"]),
-                     f"{row['per_second']:,.0f}", f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}", overhead])
+                     f"{row['per_second']:,.0f}", f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}", overhead,
+                     f"{row['cpu_web_ms']:.2f}", f"{row['cpu_database_ms']:.2f}", f"{row['cpu_clients_ms']:.2f}"])
     return rows
 
 
@@ -124,6 +126,8 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
              "compare the ratios of things measured side by side more than the rates. Run `make bench` again",
              "before and after a change.", "",
              "## Targets", "", *table(TARGET_HEADERS, goals.targets(results)), "",
+             *(line for why in goals.explanations(results) for line in (f"- {why}",)),
+             *([""] if goals.explanations(results) else []),
              "## Machine", "", *table(["", ""], [[key, value] for key, value in facts.items()]), ""]
     if skipped:
         lines += ["## Skipped", "", *(f"- {reason}" for reason in skipped), ""]
@@ -136,7 +140,9 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   "the same concurrency, a minimal DRF endpoint in the same gunicorn (`bench/endpoint.py`: token",
                   "authentication, JSON body, one INSERT). The two take turns, eight turns each per level, so",
                   "whatever else the machine does weighs on both. *overhead* = minimal inserts per second /",
-                  "hands per second: what Scorekeeper's checks cost.", "",
+                  "hands per second: what Scorekeeper's checks cost. The last three columns say where the time",
+                  "goes: CPU milliseconds a request in gunicorn's workers, in PostgreSQL's server processes and in",
+                  "the client threads (from /proc).", "",
                   *table(RECORDING_HEADERS, recording_rows(results["recording"])), "",
                   "Per hand Scorekeeper sends five statements in one transaction (`tests/api/",
                   "test_api_recording_statements.py` counts them): the token; the game row locked, with its",
@@ -187,6 +193,8 @@ def print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
 
 def print_results(results: dict, skipped: list[str]) -> None:
     print_table("targets", TARGET_HEADERS, goals.targets(results))
+    for why in goals.explanations(results):
+        print(f"- {why}")
     sections = [
         ("recording", RECORDING_HEADERS, recording_rows),
         ("engine", ENGINE_HEADERS, engine_rows),
@@ -295,8 +303,9 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
         from bench import reads, recording
 
         print(f"recording through gunicorn at {server.url} ...", flush=True)  # type: ignore[attr-defined]
+        meter = recording.CpuMeter(server.popen.pid, BENCH_DATABASE)  # type: ignore[union-attr]
         results["recording"] = recording.run(server.url, seconds=4 if args.quick else 12,  # type: ignore[attr-defined]
-                                             max_requests=2000 if args.quick else 8000)
+                                             max_requests=2000 if args.quick else 8000, meter=meter)
         server.stop()
         server = None
         print("reads ...", flush=True)

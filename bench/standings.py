@@ -115,6 +115,39 @@ def machine() -> dict[str, str]:
     }
 
 
+def rebuild_phases(league: League) -> list[tuple[str, float, float]]:
+    """A rebuild again, phase by phase: (phase, seconds, CPU seconds of this process), in a transaction
+    rolled back at the end. The CPU shows what is Python's; the rest of the time is the database's."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.standings.facts import facts_of, figures_of, finished_rows
+    from games.standings.ratings import league_ratings
+    from games.standings.services import lock_league
+    from games.standings.storage import replace_rows
+    from games.standings.tables import league_table
+
+    phases: list[tuple[str, float, float]] = []
+
+    def phase(name: str, work):
+        started, cpu = time.perf_counter(), time.process_time()
+        result = work()
+        phases.append((name, time.perf_counter() - started, time.process_time() - cpu))
+        return result
+
+    with transaction.atomic():
+        lock_league(league.pk)
+        rows = phase("read the finished games and matches", lambda: finished_rows(league.pk))
+        facts = phase("turn them into facts", lambda: facts_of(rows))
+        lines = phase("tables", lambda: league_table(facts.games, facts.matches))
+        ratings = phase("ratings (OpenSkill)", lambda: league_ratings(facts.games, facts.matches))
+        figures, _ = phase("read and decode every hand, add up the figures", lambda: figures_of(league.pk, facts))
+        phase("write the rows", lambda: replace_rows(league.pk, lines, ratings, figures, timezone.now(),
+                                                     rows.prints()))
+        transaction.set_rollback(True)
+    return phases
+
+
 def corrections(league: League, people: list[Player], report: dict) -> None:
     """Corrections of counted games, each followed by the standings task, as a scorekeeper would make them."""
     from django.contrib.auth import get_user_model
@@ -171,10 +204,15 @@ def main() -> None:
           f"{Match.objects.filter(league=league).count()} Trumps matches (built in {build_time:.1f} s)")
 
     report: dict = {"games": args.games, "players": args.players, "hands": hands}
+    started_cpu = time.process_time()
     rebuild_time, summary = timed(lambda: league_standings_recompute(league_id=league.pk))
     report["rebuild_seconds"] = rebuild_time
     print(f"rebuild:                          {rebuild_time:7.2f} s  ({summary.standings} standing lines, "
-          f"{summary.ratings} ratings, {summary.rating_changes} rating changes)")
+          f"{summary.ratings} ratings, {summary.rating_changes} rating changes; "
+          f"{time.process_time() - started_cpu:.2f} s of it CPU in this process)")
+    report["rebuild_phases"] = rebuild_phases(league)
+    for name, seconds, cpu in report["rebuild_phases"]:
+        print(f"  {name + ':':<50}{seconds:6.2f} s  ({cpu:.2f} s CPU here)")
 
     from games.tasks import league_standings_update
 

@@ -110,3 +110,47 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
     if "engine" in results:
         rows += engine_rows(results["engine"])
     return rows
+
+
+def explanations(results: dict[str, Any]) -> list[str]:
+    """For each target missed, what the same run measured that says why (one paragraph each)."""
+    out = []
+    hands = {entry["clients"]: entry for entry in results.get("recording", []) if entry["target"] == "record a hand"}
+    inserts = {entry["clients"]: entry for entry in results.get("recording", []) if entry["target"] != "record a hand"}
+    missed_ratio = [clients for clients in (1, 4) if clients in hands and (hands[clients].get("overhead") or 0)
+                    > MAX_OVERHEAD]
+    if missed_ratio:
+        clients = missed_ratio[-1]
+        hand, insert = hands[clients], inserts[clients]
+        out.append(
+            f"Recording vs the minimal insert ({clients} client{'s' if clients > 1 else ''}): per request the web "
+            f"worker spent {hand['cpu_web_ms']:.2f} ms of CPU on a hand and {insert['cpu_web_ms']:.2f} ms on the "
+            f"insert, PostgreSQL {hand['cpu_database_ms']:.2f} ms and {insert['cpu_database_ms']:.2f} ms. A hand "
+            "is four statements (the locked read, the hand, the game's totals, the key's answer) where the insert "
+            "is one, each with its round trip and its work in the server, and the request does more besides "
+            "(the body checked, the engine, the answer built). With the two cores shared by the workers, the "
+            "server, the clients and other work on the machine, that CPU is what sets the rate.")
+    if 16 in hands and hands[16]["p99_ms"] > MAX_P99_MS:
+        rate = hands[16]["per_second"]
+        out.append(
+            f"p99 at 16 clients: each client waits for its answer before sending the next, so the mean latency is "
+            f"16 / the rate (Little's law): {rate:,.0f} hands/s gives {16000 / rate:.0f} ms on average whatever "
+            f"the server does, and a p99 of {MAX_P99_MS:.0f} ms needs more than {16000 / MAX_P99_MS:,.0f} "
+            f"requests/s, with room to spare; beside it the minimal insert did {inserts[16]['per_second']:,.0f}/s "
+            f"with a p99 of {inserts[16]['p99_ms']:.0f} ms on this machine.")
+    standings = results.get("standings_report")
+    if standings and standings["rebuild_seconds"] > REBUILD_SECONDS:
+        phases = "; ".join(f"{name} {seconds:.2f} s ({cpu:.2f} s CPU here)"
+                           for name, seconds, cpu in standings.get("rebuild_phases", []))
+        out.append(
+            f"Rebuild: phase by phase, in a second run rolled back: {phases}. Most of it is reading and decoding "
+            f"the {standings['hands']:,} hands (their JSON, record and details, for the players' figures) in "
+            "one Python process, and the database's work beside it on the same two cores.")
+    for entry in results.get("engine", []):
+        if entry["hands_per_second"] < ENGINE_HANDS_PER_SECOND:
+            out.append(
+                f"Engine, {entry['game']}: {entry['hands_per_second_collector_paused']:,.0f} hands/s with Python's "
+                "cyclic garbage collector paused: the benchmark replays one game of 10,000 hands and keeps every "
+                "hand it scores, and the collector goes over them again and again as the game grows (a real game "
+                "of twenty hands never wakes it); the rest is the scoring itself, measured on a shared core.")
+    return out
