@@ -231,6 +231,9 @@ class Ruleset:
     # the rates shown from those counts.
     figure_counts: ClassVar[tuple[str, ...]] = ()
     figure_rates: ClassVar[tuple[Rate, ...]] = ()
+    # Whether :meth:`figures` reads the record (some games' details say all it needs): a league's rebuild
+    # then leaves the records of those games' hands unread.
+    figures_read_record: ClassVar[bool] = True
     # How many games make a match (0: the game is not played in matches). A game that forms
     # matches implements ``match_seatings`` and ``match_result``.
     match_games: ClassVar[int] = 0
@@ -428,8 +431,8 @@ class Ruleset:
     def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """What one scored hand adds to each seat's figures (named in ``figure_counts``).
 
-        ``record`` and ``details`` are the hand as entered and as :meth:`score` described it.
-        Seats with nothing to count may be left out.
+        ``record`` and ``details`` are the hand as entered and as :meth:`score` described it (``record``
+        may be empty where ``figures_read_record`` is false). Seats with nothing to count may be left out.
         """
         return {}
 

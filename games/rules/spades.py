@@ -61,6 +61,7 @@ class Spades(Ruleset):
     name = "Spades"
     extras_shown = (Extra("bags", "bag", "bags"),)
     figure_counts = ("bids", "bids_made", "nils", "nils_made", "blind_nils", "blind_nils_made", "bags")
+    figures_read_record = False  # the details say every bid, nil and bag
     figure_rates = (
         Rate("bid_success", "Bids made", "bids_made", "bids"),
         Rate("nil_success", "Nils made", "nils_made", "nils"),

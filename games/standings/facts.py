@@ -16,11 +16,11 @@ from typing import Any, NamedTuple
 
 import orjson
 from django.db import connection
-from django.db.models import CharField, Q, QuerySet, TextField
+from django.db.models import Case, CharField, Q, QuerySet, TextField, Value, When
 from django.db.models.functions import Cast, Coalesce
 
 from games.models import CountedResult, Game, Hand, Match
-from games.rules import Ruleset, ruleset_class
+from games.rules import Ruleset, ruleset_class, rulesets
 
 from .figures import FiguresBuilder
 from .results import GameResult, MatchOutcome, int_totals
@@ -223,7 +223,8 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
 def hands_of(league_id: int, game_ids: Collection[int] | None = None, *, game_type: str | None = None,
              players: Collection[int] | None = None) -> Iterator[tuple[int, Any, Any]]:
     """(game id, record, details) of every hand of the league's finished games (or of these games, of this
-    game type, or in which any of these players sat).
+    game type, or in which any of these players sat); the record empty where the game's figures do not read
+    it (``Ruleset.figures_read_record``).
 
     The two JSON columns are read as text and decoded a few thousand hands at a time, in one call each
     time (``orjson``): decoding hundreds of thousands of small documents one by one costs more than
@@ -238,8 +239,11 @@ def hands_of(league_id: int, game_ids: Collection[int] | None = None, *, game_ty
         players = list(players)
         hands = hands.filter(Q(game__north_id__in=players) | Q(game__east_id__in=players)
                              | Q(game__south_id__in=players) | Q(game__west_id__in=players))
-    rows = streamed(hands.order_by().annotate(record_text=Cast("record", TextField()),
-                                              details_text=Cast("details", TextField()))
+    # The records of games whose figures do not read them are left unread (an empty record instead).
+    reading_records = [ruleset.game_type for ruleset in rulesets() if ruleset.figures_read_record]
+    record = Case(When(game__game_type__in=reading_records, then=Cast("record", TextField())), default=Value("{}"),
+                  output_field=TextField())
+    rows = streamed(hands.order_by().annotate(record_text=record, details_text=Cast("details", TextField()))
                     .values_list("game_id", "record_text", "details_text"))
     chunk: list[tuple[int, str, str]] = []
     for row in rows:
