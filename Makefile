@@ -4,7 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint worker beat bench load serve-prod clean
+# `make test` options: MARKERS picks tests by marker (pytest -m), WORKERS sets how many processes share
+# the run (pytest-xdist; "auto": one per core, 0: just one), PYTEST_ARGS passes anything else to pytest.
+#   make test MARKERS="not services and not browser"
+#   make test PYTEST_ARGS="tests/rules -x" WORKERS=0
+MARKERS ?=
+WORKERS ?= auto
+PYTEST_ARGS ?=
+
+.PHONY: install run test test-services screenshots lint worker beat bench load serve-prod clean
 
 install: $(STAMP)
 
@@ -22,10 +30,21 @@ run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup $(if $(MARKERS),-m "$(MARKERS)") $(PYTEST_ARGS)
+
+# Only the tests that need PostgreSQL, Redis or Chromium, failing (not skipping) where one is missing:
+#   DATABASE_URL=postgres://... REDIS_URL=redis://... make test-services
+test-services:
+	REQUIRE_SERVICES=1 $(MAKE) test MARKERS="services or browser"
+
+# The README's pictures of the main pages at phone and desktop sizes, from real headless Chromium.
+screenshots: install
+	SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots REQUIRE_SERVICES=1 \
+		$(BIN)/python -m pytest tests/pages/browser/test_screenshots.py
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
 worker: install
@@ -52,4 +71,4 @@ serve-prod: install
 	$(BIN)/gunicorn scorekeeper.wsgi -c gunicorn.conf.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles

@@ -22,9 +22,11 @@ from games.errors import (
     HandConflict,
     IdempotencyMismatch,
     InvalidInput,
+    InvitationClosed,
     NotAllowed,
     NotFound,
     ServiceError,
+    SimilarName,
 )
 from games.rules import InvalidHand, InvalidOptions, RulesError, UnknownGame
 
@@ -94,7 +96,10 @@ def domain_response(exc: Exception) -> Response | None:
     if isinstance(exc, InvalidInput):
         field = top_field(exc.field)
         detail = exc.message if field == NON_FIELD else f"{field}: {exc.message}"
-        return Response(error_body(detail, "invalid", {field: [exc.message]}), status=status.HTTP_400_BAD_REQUEST)
+        code = "similar_name" if isinstance(exc, SimilarName) else "invalid"
+        return Response(error_body(detail, code, {field: [exc.message]}), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, InvitationClosed):
+        return Response(error_body(exc.message, "invitation_closed"), status=status.HTTP_410_GONE)
     if isinstance(exc, NotAllowed):
         return Response(error_body(exc.message, "not_allowed"), status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, NotFound):

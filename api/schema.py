@@ -15,6 +15,7 @@ ERROR_DESCRIPTIONS = {
     406: "Cannot answer in the media type asked for.",
     409: "Conflict with the game as it now stands (see `state`), a closed game, or a request in flight "
          "(see `Retry-After`).",
+    410: "The invitation can no longer be accepted: expired, used up, withdrawn or declined.",
     415: "Send the body as application/json.",
     422: "This Idempotency-Key was used earlier with a different body.",
 }

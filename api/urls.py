@@ -1,12 +1,18 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api.views import auth, games, hands, leagues, matches, players
+from api.views import accounts, auth, games, hands, invitations, league_players, leagues, matches, players
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
+    path("auth/signup/", accounts.SignupView.as_view(), name="api-signup"),
+    path("me/", accounts.MeView.as_view(), name="api-me"),
+    path("invitations/", invitations.MyInvitations.as_view(), name="api-my-invitations"),
+    path("invitations/<str:token>/", invitations.InvitationView.as_view(), name="api-invitation"),
+    path("invitations/<str:token>/accept/", invitations.InvitationAccept.as_view(), name="api-invitation-accept"),
+    path("invitations/<str:token>/decline/", invitations.InvitationDecline.as_view(), name="api-invitation-decline"),
     path("players/", players.PlayerList.as_view(), name="api-players"),
     path("players/<int:pk>/", players.PlayerDetail.as_view(), name="api-player"),
     path("players/<int:pk>/ratings/", players.PlayerRatings.as_view(), name="api-player-ratings"),
@@ -15,6 +21,17 @@ urlpatterns = [
     path("leagues/<int:pk>/standings/", leagues.LeagueStandings.as_view(), name="api-standings"),
     path("leagues/<int:pk>/members/", leagues.MemberList.as_view(), name="api-members"),
     path("leagues/<int:pk>/members/<str:username>/", leagues.MemberDetail.as_view(), name="api-member"),
+    path("leagues/<int:pk>/invitations/", invitations.LeagueInvitations.as_view(), name="api-league-invitations"),
+    path("leagues/<int:pk>/invitations/<int:invitation_id>/", invitations.LeagueInvitation.as_view(),
+         name="api-league-invitation"),
+    path("leagues/<int:pk>/players/", league_players.LeaguePlayers.as_view(), name="api-league-players"),
+    path("leagues/<int:pk>/players/merge/", league_players.LeaguePlayerMerge.as_view(), name="api-league-merge"),
+    path("leagues/<int:pk>/players/<int:player_id>/link/", league_players.LeaguePlayerLink.as_view(),
+         name="api-league-player-link"),
+    path("leagues/<int:pk>/players/<int:player_id>/claim/", league_players.LeaguePlayerClaim.as_view(),
+         name="api-league-player-claim"),
+    path("leagues/<int:pk>/claims/", league_players.LeagueClaims.as_view(), name="api-league-claims"),
+    path("leagues/<int:pk>/claims/<int:claim_id>/", league_players.LeagueClaim.as_view(), name="api-league-claim"),
     path("games/", games.GameList.as_view(), name="api-games"),
     path("games/<int:pk>/", games.GameDetail.as_view(), name="api-game"),
     path("games/<int:pk>/abandon/", games.GameAbandon.as_view(), name="api-game-abandon"),

@@ -12,7 +12,7 @@ from django.contrib import admin, messages
 
 from games.errors import ServiceError
 from games.integrity import game_mismatches
-from games.models import Game, Hand, HandRevision, League, Match, Membership, Player
+from games.models import Game, Hand, HandRevision, Invitation, League, Match, Membership, Player, PlayerClaim
 from games.rules import RulesError
 from games.services import game_abandon, hand_correct
 
@@ -153,6 +153,29 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ["__str__", "league", "status", "winners", "started_at"]
     list_filter = ["status", "league"]
     readonly_fields = [field.name for field in Match._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations are made and accepted on the league pages; here they can be looked up and withdrawn."""
+
+    list_display = ["league", "role", "invitee", "uses", "max_uses", "expires_at", "revoked_at"]
+    list_filter = ["role"]
+    search_fields = ["league__name", "invitee__username"]
+    readonly_fields = [field.name for field in Invitation._meta.fields if field.name != "revoked_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(admin.ModelAdmin):
+    list_display = ["player", "league", "user", "status", "created_at", "decided_by"]
+    list_filter = ["status"]
+    readonly_fields = [field.name for field in PlayerClaim._meta.fields]
 
     def has_add_permission(self, request):
         return False

@@ -16,8 +16,9 @@ from games.rules import random_hand, rulesets
 from games.services import (
     game_start,
     hand_record,
+    invitation_accept,
+    invitation_create,
     league_create,
-    league_set_member,
     match_start,
     player_create,
 )
@@ -43,11 +44,14 @@ def play(game: Game, by, rng: random.Random, hands: int | None) -> None:
 @transaction.atomic
 def load_demo() -> League:
     User = get_user_model()
-    organiser = User.objects.create_user("organiser", password=DEMO_PASSWORD)
-    scorer = User.objects.create_user("scorer", password=DEMO_PASSWORD)
+    organiser = User.objects.create_user("organiser", password=DEMO_PASSWORD, first_name="Olive")
+    scorer = User.objects.create_user("scorer", password=DEMO_PASSWORD, first_name="Ann")
     league = league_create(name="Riverside Card Club", by=organiser)
-    league_set_member(league=league, user=scorer, role="scorekeeper", by=organiser)
-    players = [player_create(name=name, by=organiser) for name in PLAYERS]
+    players = [player_create(name=name, by=organiser, league=league) for name in PLAYERS]
+    # The scorekeeper joins the way everyone does, by accepting an invitation; she is the player Ann.
+    invitation = invitation_create(league=league, role="scorekeeper", by=organiser, invitee=scorer,
+                                   player=players[0])
+    invitation_accept(token=invitation.token, by=scorer)
     rng = random.Random(2026)
     for ruleset in rulesets():
         for hands in (None, IN_PROGRESS_HANDS):

@@ -11,8 +11,8 @@ from typing import Any
 
 from games.rules.errors import DomainError
 
-__all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyMismatch", "InvalidInput", "NotAllowed",
-           "NotFound", "ServiceError"]
+__all__ = ["DomainError", "GameClosed", "HandConflict", "IdempotencyMismatch", "InvalidInput", "InvitationClosed",
+           "NotAllowed", "NotFound", "ServiceError", "SimilarName"]
 
 
 class ServiceError(DomainError):
@@ -45,3 +45,14 @@ class HandConflict(ServiceError):
 
 class IdempotencyMismatch(ServiceError):
     """The same idempotency key was sent earlier with a different request."""
+
+
+class InvitationClosed(ServiceError):
+    """The invitation can no longer be accepted: it expired, was used up, withdrawn or declined."""
+
+    def __init__(self, message: str):
+        super().__init__(message, field="invitation")
+
+
+class SimilarName(InvalidInput):
+    """A new player's name differs only in case or spacing from a player already there: probably the same person."""

@@ -40,3 +40,19 @@ def game_result_changed(game) -> None:
                            league_id, exc_info=True)
 
     transaction.on_commit(queue)
+
+
+def league_players_changed(league) -> None:
+    """Players of the league were merged: its standings and ratings are recomputed from scratch."""
+    league_id = league.pk
+
+    def queue() -> None:
+        from games import tasks
+
+        try:
+            tasks.league_standings_recompute.delay(league_id)
+        except Exception:  # noqa: BLE001 - any broker failure; the merge is already stored
+            logger.warning("could not queue the standings recompute for league %s; the catch-up task will do it",
+                           league_id, exc_info=True)
+
+    transaction.on_commit(queue)

@@ -14,13 +14,14 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from games.errors import IdempotencyMismatch
 from games.models import Game, IdempotencyRecord
 
 T = TypeVar("T")
+Row = TypeVar("Row", bound=models.Model)
 MAX_KEY = 200
 
 
@@ -85,3 +86,13 @@ def once(*, user, scope: str, key: str | None, request: Any, write: Callable[[],
             if attempt:
                 raise
     raise AssertionError("unreachable")
+
+
+def row_once(*, user, scope: str, key: str | None, request: Any, write: Callable[[], Row],
+             rows: models.QuerySet[Row], lock: Callable[[], Any] | None = None) -> Row:
+    """``once`` for a write that makes or changes one row: a replay gets that row (from ``rows``) as it is now."""
+    made, answer, replayed = once(user=user, scope=scope, key=key, request=request, write=write,
+                                  answer=lambda row: {"id": row.pk}, lock=lock)
+    if replayed or made is None:
+        return rows.get(pk=answer["id"])
+    return made

@@ -1,16 +1,22 @@
 """Who may do what: the one place every door (API, pages, admin actions) asks.
 
 - Anyone may read public leagues and their games; private leagues only their members.
-- League owners and scorekeepers record and correct hands in their league's games.
-- A casual game (no league): its creator and the users the creator added as scorekeepers.
-- League owners manage the league: its settings and members.
+- A casual game (no league) is seen by its players (the users who claimed its players), its creator and
+  the scorekeepers the creator added; by anyone once the creator makes it public.
+- A player is seen by whoever may see one of the leagues or games they play in (and by whoever added
+  them, and the user who is that player): a player of private leagues only is invisible to outsiders.
+- League owners and scorekeepers record and correct hands in their league's games, and add players.
+- A casual game: its creator and the users the creator added as scorekeepers keep its score.
+- League owners manage the league: its settings, invitations, members and players (links, claims,
+  merges). Nobody joins a league but by accepting an invitation.
+- Login names are shown only to the members of a league (anyone else sees display names).
 """
 
 from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from .models import Game, League, Match, Membership
+from .models import Game, League, Match, Membership, Player
 
 WRITER_ROLES = (Membership.Role.OWNER, Membership.Role.SCOREKEEPER)
 
@@ -50,7 +56,15 @@ def can_manage_league(user, league: League) -> bool:
 
 
 def can_view_game(user, game: Game) -> bool:
-    return can_view_league(user, game.league)
+    if game.league_id is not None:
+        return can_view_league(user, game.league)
+    if game.is_public or user.is_superuser:
+        return True
+    if not user.is_authenticated:
+        return False
+    if game.created_by_id == user.pk or user.pk in {player.user_id for player in game.seats.values()}:
+        return True
+    return game.scorekeepers.filter(pk=user.pk).exists()
 
 
 def can_score_game(user, game: Game) -> bool:
@@ -80,7 +94,15 @@ def can_start_game(user, league: League | None) -> bool:
 
 
 def can_view_match(user, match: Match) -> bool:
-    return can_view_league(user, match.league)
+    """A league's match as its league; a casual match as its games (its table's, unless shared)."""
+    if match.league_id is not None:
+        return can_view_league(user, match.league)
+    return visible_games(user).filter(match=match).exists()
+
+
+def visible_matches(user) -> QuerySet[Match]:
+    casual = visible_games(user).filter(league__isnull=True, match__isnull=False).values("match")
+    return Match.objects.filter(Q(league__in=visible_leagues(user).values("pk")) | Q(league__isnull=True, pk__in=casual))
 
 
 def visible_leagues(user) -> QuerySet[League]:
@@ -92,14 +114,55 @@ def visible_leagues(user) -> QuerySet[League]:
     return leagues.filter(Q(is_public=True) | Q(memberships__user=user)).distinct()
 
 
+def seated_user(user) -> Q:
+    """Games in which one of the user's players sat."""
+    return Q(north__user=user) | Q(east__user=user) | Q(south__user=user) | Q(west__user=user)
+
+
 def visible_games(user) -> QuerySet[Game]:
     games = Game.objects.all()
     if user.is_superuser:
         return games
-    public = Q(league__isnull=True) | Q(league__is_public=True)
+    public = Q(league__is_public=True) | Q(league__isnull=True, is_public=True)
     if not user.is_authenticated:
         return games.filter(public)
-    return games.filter(public | Q(league__memberships__user=user)).distinct()
+    casual = Q(league__isnull=True) & (Q(created_by=user) | Q(scorekeepers=user) | seated_user(user))
+    return games.filter(public | casual | Q(league__memberships__user=user)).distinct()
+
+
+def visible_players(user) -> QuerySet[Player]:
+    """Players of the leagues the user may see, of the casual games they may see, and their own."""
+    players = Player.objects.all()
+    if user.is_superuser:
+        return players
+    leagues = visible_leagues(user).values("pk")
+    casual = visible_games(user).filter(league__isnull=True)
+    seated = Q()
+    for seat in Game.SEAT_FIELDS.values():
+        seated |= Q(pk__in=casual.values(seat))
+    mine = Q(created_by=user) | Q(user=user) if user.is_authenticated else Q(pk__in=[])
+    return players.filter(Q(leagues__in=leagues) | seated | mine).distinct()
+
+
+def can_view_player(user, player: Player) -> bool:
+    return visible_players(user).filter(pk=player.pk).exists()
+
+
+def can_see_usernames(user, league: League | None) -> bool:
+    """Login names of a league's people: for its members; everyone else sees display names."""
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or (league is not None and league_role(user, league) is not None)
+
+
+def can_add_league_player(user, league: League) -> bool:
+    """Owners and scorekeepers add the league's players (they seat new ones at its tables)."""
+    return user.is_authenticated and (user.is_superuser or league_role(user, league) in WRITER_ROLES)
+
+
+def can_claim_player(user, league: League) -> bool:
+    """A member of the league asks to be one of its players (the owners approve)."""
+    return user.is_authenticated and league_role(user, league) is not None
 
 
 def can_edit_player(user, player) -> bool:

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
 
 from games import policy
-from games.models import Game, Hand, HandRevision, League, Match, Membership, Player, Standing
+from games.models import (
+    Game,
+    Hand,
+    HandRevision,
+    Invitation,
+    League,
+    Match,
+    Membership,
+    Player,
+    PlayerClaim,
+    Standing,
+)
 
 SEATED = ("north", "east", "south", "west")
 
@@ -38,13 +50,9 @@ def game_hand(*, game: Game, number: int) -> Hand | None:
     return Hand.objects.filter(game=game, number=number).first()
 
 
-def game_corrected_numbers(*, game: Game) -> set[int]:
-    """The numbers of the hands that were corrected at least once (one query)."""
-    return set(
-        HandRevision.objects.filter(game=game, action=HandRevision.Action.CORRECT)
-        .values_list("number", flat=True)
-        .distinct()
-    )
+def game_revisions(*, game: Game) -> list[HandRevision]:
+    """Every correction and undo of the game's hands, oldest first, with who made it (one query)."""
+    return list(HandRevision.objects.filter(game=game).select_related("changed_by").order_by("changed_at", "id"))
 
 
 def scorable_games(*, user, limit: int = 20) -> list[Game]:
@@ -53,7 +61,7 @@ def scorable_games(*, user, limit: int = 20) -> list[Game]:
         return []
     writer = Q(league__memberships__user=user, league__memberships__role__in=policy.WRITER_ROLES)
     casual = Q(league__isnull=True) & (Q(created_by=user) | Q(scorekeepers=user))
-    seated = Q(north__user=user) | Q(east__user=user) | Q(south__user=user) | Q(west__user=user)
+    seated = policy.seated_user(user)
     ids = (
         policy.visible_games(user)
         .filter(Q(status=Game.Status.IN_PROGRESS) & (writer | casual | seated))
@@ -87,8 +95,73 @@ def startable_leagues(*, user) -> list[League]:
     return list(leagues.order_by("name"))
 
 
-def players_to_seat(*, limit: int = 1000) -> list[Player]:
-    return list(Player.objects.order_by("name", "id")[:limit])
+def players_to_seat(*, user, league: League | None = None, limit: int = 1000) -> list[Player]:
+    """Whom ``user`` may seat, by name (one query, and one for the user's role in a private league): a league's players; for a casual game, the people they
+    have played with (at tables they started, kept score at or sat at), those they added, and themselves.
+
+    Never a player the user may not see.
+    """
+    if league is not None:
+        if not policy.can_view_league(user, league):
+            return []
+        # A league's players are seen by whoever sees the league: no further check needed.
+        return list(league.players.order_by("name", "id")[:limit])
+    visible = policy.visible_players(user).values("pk")
+    tables = Game.objects.filter(Q(created_by=user) | Q(scorekeepers=user) | policy.seated_user(user))
+    chosen = Q(created_by=user) | Q(user=user)
+    for seat in SEATED:
+        chosen |= Q(pk__in=tables.values(seat))
+    players = Player.objects.filter(pk__in=Player.objects.filter(chosen).values("pk")).filter(pk__in=visible)
+    return list(players.order_by("name", "id")[:limit])
+
+
+def league_players(*, league: League) -> list[Player]:
+    """The league's players by name, with the accounts claiming them (one query)."""
+    return list(league.players.select_related("user").order_by("name", "id"))
+
+
+def league_claims(*, league: League) -> list[PlayerClaim]:
+    """Claims waiting for the league's owners (one query)."""
+    return list(PlayerClaim.objects.filter(league=league, status=PlayerClaim.Status.PENDING)
+                .select_related("player", "user").order_by("created_at", "id"))
+
+
+def league_invitations(*, league: League, limit: int = 50) -> list[Invitation]:
+    """The league's invitations, newest first, with whom each is for (one query)."""
+    return list(Invitation.objects.filter(league=league).select_related("invitee", "player", "created_by")
+                .order_by("-created_at", "-id")[:limit])
+
+
+def invitations_for(*, user) -> list[Invitation]:
+    """Open invitations addressed to ``user`` (one query)."""
+    if not user.is_authenticated:
+        return []
+    rows = (Invitation.objects.filter(invitee=user, revoked_at__isnull=True, declined_at__isnull=True,
+                                      expires_at__gt=timezone.now())
+            .select_related("league", "created_by", "invitee").order_by("-created_at"))
+    return [invitation for invitation in rows if invitation.is_open]
+
+
+def my_players(*, user) -> list[Player]:
+    """The players ``user`` is (claimed or linked), with the leagues they play in (two queries)."""
+    if not user.is_authenticated:
+        return []
+    return list(Player.objects.filter(user=user).prefetch_related("leagues").order_by("name", "id"))
+
+
+def my_games(*, user, limit: int = 20) -> list[Game]:
+    """Games the user's players sat in, newest first (one query)."""
+    if not user.is_authenticated:
+        return []
+    ids = policy.visible_games(user).filter(policy.seated_user(user)).values("pk")
+    return list(Game.objects.filter(pk__in=ids).select_related(*GAME_RELATED).order_by("-started_at", "-id")[:limit])
+
+
+def my_claims(*, user) -> list[PlayerClaim]:
+    if not user.is_authenticated:
+        return []
+    return list(PlayerClaim.objects.filter(user=user, status=PlayerClaim.Status.PENDING)
+                .select_related("player", "league"))
 
 
 def league_games(*, league: League, status: str, limit: int = 20) -> list[Game]:
@@ -99,7 +172,8 @@ def league_games(*, league: League, status: str, limit: int = 20) -> list[Game]:
 
 
 def league_members(*, league: League) -> list[Membership]:
-    return list(Membership.objects.filter(league=league).select_related("user").order_by("role", "user__username"))
+    return list(Membership.objects.filter(league=league).select_related("user")
+                .order_by("role", "user__first_name", "user__username"))
 
 
 def players_by_id(*, ids) -> dict[int, Player]:
@@ -170,7 +244,7 @@ def matches_for(*, user):
     """Visible Trumps matches, newest first, each with its games and their seats prefetched."""
     games = Prefetch("games", queryset=Game.objects.select_related(*SEATED).order_by("match_game_number"))
     return (
-        Match.objects.filter(Q(league__isnull=True) | Q(league__in=policy.visible_leagues(user)))
+        policy.visible_matches(user)
         .prefetch_related(games)
         .order_by("-started_at", "-id")
     )

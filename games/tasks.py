@@ -13,6 +13,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from games.models import League
+from games.standings.services import league_standings_recompute as recompute_service
 from games.standings.services import league_standings_update as update_service
 from games.standings.services import stale_league_ids, standings_rebuild
 
@@ -46,6 +47,17 @@ def league_standings_update(league_id: int) -> dict[str, Any]:
         summary = update_service(league_id=league_id)
     except League.DoesNotExist:
         logger.info("league %s is gone; no standings to update", league_id)
+        return {"league_id": league_id, "missing": True}
+    return summary.as_dict()
+
+
+@shared_task(name="games.league_standings_recompute", **RECOMPUTE_OPTIONS)
+def league_standings_recompute(league_id: int) -> dict[str, Any]:
+    """Recompute a league's standings, ratings and figures from its games (after its players were merged)."""
+    try:
+        summary = recompute_service(league_id=league_id)
+    except League.DoesNotExist:
+        logger.info("league %s is gone; no standings to recompute", league_id)
         return {"league_id": league_id, "missing": True}
     return summary.as_dict()
 

@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "scorekeeper.privacy.PrivateWhenSignedInMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -77,6 +78,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context.accounts",
             ],
         },
     },
@@ -154,6 +156,28 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Who may create an account: anyone ("open", the development default), or only someone holding an
+# invitation to a league ("invite", the production default).
+SIGNUP = env_choice("SIGNUP", "invite" if PRODUCTION else "open", ("open", "invite"))
+
+# Mail (password resets). Development prints mail to the console; EMAIL_HOST sends it by SMTP.
+EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Scorekeeper <scorekeeper@localhost>")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+# Password reset mails a link: offered wherever mail goes somewhere (SMTP, or the console outside
+# production). In production without EMAIL_HOST it is not offered at all, rather than pretending to send.
+PASSWORD_RESET_BY_EMAIL = bool(EMAIL_HOST) or not PRODUCTION
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
@@ -193,6 +217,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Three things have a status; each its own enum, named for what it is.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.play.Game.Status",
+        "InvitationStatusEnum": "games.models.people.Invitation.Status",
+        "ClaimStatusEnum": "games.models.people.PlayerClaim.Status",
+    },
 }
 
 # Production: safe by default; every value can still be overridden from the environment.

@@ -2,10 +2,10 @@
 (function () {
   "use strict";
 
-  // A form sends once: a double tap must not send it twice (the server also refuses a repeat,
-  // by the idempotency key the form carries, so this only saves a round trip).
+  // A form sends once: a double tap must not send it twice (the server also refuses a repeat, by the
+  // idempotency key the form carries, so this only saves a round trip).
   function guardForms() {
-    document.querySelectorAll("form[data-once]").forEach(function (form) {
+    document.querySelectorAll("form[data-once]:not([data-outbox])").forEach(function (form) {
       form.addEventListener("submit", function (event) {
         if (form.dataset.sent) { event.preventDefault(); return; }
         form.dataset.sent = "1";
@@ -17,26 +17,67 @@
     });
   }
 
-  // Spades: a running count of the tricks entered, toward 13.
-  function trickCount() {
-    document.querySelectorAll("[data-trick-count]").forEach(function (group) {
-      var want = parseInt(group.dataset.trickCount, 10);
-      var out = group.querySelector(".trick-count");
-      if (!out) { return; }
-      function update() {
-        var sum = 0, chosen = 0;
-        group.querySelectorAll("input[type=radio]:checked").forEach(function (input) {
-          sum += parseInt(input.value, 10); chosen += 1;
+  // Back (or the browser's page cache) must never show a form as already sent, nor send it with the
+  // key of an earlier change: a page shown again gets fresh forms.
+  function freshFormsOnReturn() {
+    window.addEventListener("pageshow", function (event) {
+      if (!event.persisted) { return; }
+      document.querySelectorAll("form[data-once]:not([data-outbox])").forEach(function (form) {
+        delete form.dataset.sent;
+        form.querySelectorAll("button.sending").forEach(function (button) {
+          button.classList.remove("sending");
+          button.removeAttribute("aria-disabled");
         });
-        out.hidden = false;
-        out.textContent = sum + " of " + want;
-        out.className = "trick-count " + (sum === want ? "ok" : sum > want ? "over" : "under");
-        if (chosen === 4 && sum !== want) { out.textContent += sum > want ? " — too many" : " — too few"; }
-      }
-      group.addEventListener("change", update);
-      update();
+      });
     });
   }
+
+  // Groups of numbers with a known sum (Spades' tricks add up to 13): a running count, and once all but
+  // one are chosen, the last is what is left.
+  function updateSums(within) {
+    (within || document).querySelectorAll("[data-sum]").forEach(function (group) {
+      var want = parseInt(group.dataset.sum, 10);
+      var out = group.querySelector(".sum-count");
+      var fieldsets = group.querySelectorAll("fieldset.chips");
+      var total = 0, picked = 0;
+      fieldsets.forEach(function (fieldset) {
+        var input = fieldset.querySelector("input:checked");
+        if (input) { total += parseInt(input.value, 10); picked += 1; }
+      });
+      if (!out) { return; }
+      out.hidden = false;
+      out.textContent = total + " of " + want;
+      out.className = "sum-count " + (total === want ? "ok" : total > want ? "over" : "under");
+      if (picked === fieldsets.length && total !== want) { out.textContent += total > want ? " — too many" : " — too few"; }
+    });
+  }
+
+  function fillLastOfSum(changed) {
+    var group = changed.closest("[data-sum]");
+    if (!group) { return; }
+    var fieldsets = Array.prototype.slice.call(group.querySelectorAll("fieldset.chips"));
+    var open = fieldsets.filter(function (fieldset) { return !fieldset.querySelector("input:checked"); });
+    if (open.length !== 1) { return; }
+    var total = fieldsets.reduce(function (sum, fieldset) {
+      var input = fieldset.querySelector("input:checked");
+      return sum + (input ? parseInt(input.value, 10) : 0);
+    }, 0);
+    var rest = open[0].querySelector("input[value='" + (parseInt(group.dataset.sum, 10) - total) + "']");
+    if (rest) {
+      rest.checked = true;
+      rest.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
+  function sums() {
+    document.addEventListener("change", function (event) {
+      if (event.target.matches("[data-sum] input[type=radio]")) { fillLastOfSum(event.target); }
+      if (event.target.closest("[data-sum]")) { updateSums(); }
+    });
+    updateSums();
+  }
+
+  window.Scorekeeper = { updateSums: updateSums };
 
   // The spectator view: fetch the scoreboard fragment every few seconds and swap it in when it changed.
   function livePoll() {
@@ -62,9 +103,61 @@
     setTimeout(poll, every);
   }
 
+  // Say plainly when the phone has no connection.
+  function connectionBanner() {
+    var banner = document.getElementById("connection");
+    if (!banner) { return; }
+    function show() {
+      var offline = navigator.onLine === false;
+      banner.hidden = !offline;
+      banner.textContent = offline
+        ? "Offline: this page is as it was last seen. Hands you record stay on this phone and are sent when the connection is back."
+        : "";
+      document.documentElement.classList.toggle("offline", offline);
+    }
+    window.addEventListener("online", show);
+    window.addEventListener("offline", show);
+    show();
+  }
+
+  // Keep the screen on while a game is open at the table or on the spectator's screen.
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || !document.body.matches(".table-page, .tv")) { return; }
+    var lock = null;
+    function request() {
+      if (document.visibilityState !== "visible" || lock) { return; }
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        lock = sentinel;
+        lock.addEventListener("release", function () { lock = null; });
+      }).catch(function () { /* not allowed now (battery saver, no gesture yet): the screen may dim */ });
+    }
+    document.addEventListener("visibilitychange", request);
+    document.addEventListener("pointerdown", request, { passive: true });
+    request();
+  }
+
+  // The installable app: the service worker keeps the opened pages for offline use. Signing out
+  // forgets them on this phone (the outbox of hands is kept: nothing in it is dropped unasked).
+  function serviceWorker() {
+    var script = document.querySelector("script[data-service-worker]");
+    if (!("serviceWorker" in navigator) || !script) { return; }
+    navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/" }).catch(function () {
+      /* no service worker (a plain-http address, a private window): the pages still work online */
+    });
+    document.querySelectorAll("form[data-sign-out]").forEach(function (form) {
+      form.addEventListener("submit", function () {
+        if (window.caches) { window.caches.delete("pages"); }
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     guardForms();
-    trickCount();
+    freshFormsOnReturn();
+    sums();
     livePoll();
+    connectionBanner();
+    keepAwake();
+    serviceWorker();
   });
 })();

@@ -1,7 +1,10 @@
-"""Fixtures shared by every test, and the rule for tests that need PostgreSQL or Redis.
+"""Fixtures shared by every test, and the rule for tests that need PostgreSQL, Redis or a browser.
 
-Such tests are marked ``services``. On a bare machine they skip when the service is not
-configured; with ``REQUIRE_SERVICES=1`` (as in CI) a missing service fails them instead.
+A test that uses the ``postgres`` or ``redis_url`` fixture, or the load tests' ``load_session``, is
+marked ``services`` here, from the fixtures it asks for; one that drives Chromium (the ``browser``
+fixture) is marked ``browser``. On a bare machine such tests skip when the service is not configured;
+with ``REQUIRE_SERVICES=1`` (as in CI) a missing service fails them instead. CI runs the ``services``
+and ``browser`` tests once, against PostgreSQL and Redis, and every other test once, on SQLite.
 """
 
 from __future__ import annotations
@@ -12,6 +15,27 @@ import pytest
 from django.conf import settings
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+# The fixture a test asks for, and the marker that says what the test needs.
+SERVICE_FIXTURES = {"postgres": "services", "redis_url": "services", "load_session": "services",
+                    "browser": "browser"}
+# Tests that run Celery workers on the shared Redis: a worker takes whatever task is queued in its Redis
+# database, so two such tests side by side would take each other's tasks. The tests of one group run one
+# after another in one process of a parallel run (``--dist loadgroup``). The two groups keep their queues
+# in different Redis databases (the worker tests in REDIS_URL's, the load tests in 7).
+WORKER_GROUPS = {"live_worker": "celery-worker", "load_session": "load-stack"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    # tryfirst: the markers must be in place before ``-m`` selects by them and pytest-xdist groups by them.
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        for marker in sorted({SERVICE_FIXTURES[name] for name in fixtures & SERVICE_FIXTURES.keys()}):
+            if item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
+        for name in sorted(fixtures & WORKER_GROUPS.keys()):
+            item.add_marker(pytest.mark.xdist_group(WORKER_GROUPS[name]))
 
 
 def using_postgres() -> bool:
@@ -27,13 +51,23 @@ def need(condition: bool, what: str) -> None:
     pytest.skip(f"needs {what}")
 
 
+def marked_services(request) -> None:
+    """A test that asks for a service only while it runs (``request.getfixturevalue``) escapes the marking
+    above; it must carry the ``services`` marker itself, or CI would run it where the service is missing."""
+    if request.node.get_closest_marker("services") is None:
+        pytest.fail(f"{request.node.nodeid} asks for {request.fixturename!r} while it runs: mark it "
+                    "services (e.g. pytest.param(..., marks=pytest.mark.services))")
+
+
 @pytest.fixture
-def postgres():
+def postgres(request):
+    marked_services(request)
     need(using_postgres(), "PostgreSQL (DATABASE_URL=postgres://...)")
 
 
 @pytest.fixture
-def redis_url():
+def redis_url(request):
+    marked_services(request)
     need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
     return settings.REDIS_URL
 
@@ -44,7 +78,9 @@ def redis_url():
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, password: str = "a-long-table-password"):
-        return django_user_model.objects.create_user(username=username, password=password)
+        # A display name unlike the login name, so a test can tell which one a page or answer shows.
+        return django_user_model.objects.create_user(username=username, password=password,
+                                                     first_name=f"{username.capitalize()} D.")
 
     return make
 
@@ -61,21 +97,25 @@ def league(owner):
     return league_create(name="Thursday Club", by=owner)
 
 
+def join(league, user, role: str, by):
+    """``user`` joins ``league`` as ``role`` the only way there is: an invitation from ``by``, accepted."""
+    from games.services import invitation_accept, invitation_create
+
+    invitation = invitation_create(league=league, role=role, by=by, invitee=user)
+    return invitation_accept(token=invitation.token, by=user)
+
+
 @pytest.fixture
 def scorekeeper(make_user, league, owner):
-    from games.services import league_set_member
-
     user = make_user("scorekeeper")
-    league_set_member(league=league, user=user, role="scorekeeper", by=owner)
+    join(league, user, "scorekeeper", owner)
     return user
 
 
 @pytest.fixture
 def member(make_user, league, owner):
-    from games.services import league_set_member
-
     user = make_user("member")
-    league_set_member(league=league, user=user, role="member", by=owner)
+    join(league, user, "member", owner)
     return user
 
 
@@ -85,11 +125,11 @@ def stranger(make_user):
 
 
 @pytest.fixture
-def players(owner):
-    """Four players, seated N, E, S, W in this order by ``seats``."""
+def players(owner, league):
+    """Four of the league's players, seated N, E, S, W in this order by ``seats``."""
     from games.services import player_create
 
-    return [player_create(name=name, by=owner) for name in ("Ann", "Ben", "Cat", "Dan")]
+    return [player_create(name=name, by=owner, league=league) for name in ("Ann", "Ben", "Cat", "Dan")]
 
 
 @pytest.fixture
@@ -107,25 +147,6 @@ def start_game(league, owner, seats):
                           league=league if in_league else None, options=options)
 
     return start
-
-
-# --- Celery: in-process in tests ------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def celery_eager():
-    """Queued tasks run in-process in every test, even with REDIS_URL set (CI's second run).
-
-    Otherwise a test that commits (``transaction=True``, or on_commit callbacks run by
-    ``django_capture_on_commit_callbacks``) would leave its task in Redis for nobody. The tests that
-    start a real worker turn this off for themselves (tests/standings/test_worker.py).
-    """
-    from scorekeeper.celery import app
-
-    was = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = was
 
 
 @pytest.fixture

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,11 +25,32 @@ SPADES_GAME = {
 }
 
 
-def score(game: str, document=None, *, text: str | None = None, path: str = "-"):
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def score(game: str, document=None, *, text: str | None = None, path: str = "-") -> Done:
+    """Run the command in this process, ``text`` (or ``document`` as JSON) on its standard input."""
     stdin = text if text is not None else json.dumps(document)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with mock.patch("sys.stdin", io.StringIO(stdin)):
+        try:
+            call_command("score", game, path, stdout=stdout, stderr=stderr)
+            returncode = 0
+        except SystemExit as stopped:
+            returncode = stopped.code
+    return Done(returncode, stdout.getvalue(), stderr.getvalue())
+
+
+def score_in_a_process(game: str, document) -> subprocess.CompletedProcess:
+    """``manage.py score GAME -`` as someone types it: its own process, the real settings."""
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     return subprocess.run(
-        [sys.executable, "manage.py", "score", game, path],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
+        [sys.executable, "manage.py", "score", game, "-"],
+        input=json.dumps(document), capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
     )
 
 
@@ -60,7 +86,7 @@ def test_scores_a_game_from_a_file(tmp_path):
 def test_an_invalid_hand_exits_2_with_one_line_naming_the_hand():
     game = json.loads(json.dumps(SPADES_GAME))
     game["hands"][1]["tricks"]["N"] = 4  # now 12 tricks in all
-    done = score("spades", game)
+    done = score_in_a_process("spades", game)
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip() == "hand 2: tricks add up to 12; they must add up to 13"

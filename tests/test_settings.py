@@ -21,7 +21,10 @@ PRODUCTION = {
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    unset = ("DJANGO_ENV", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    """``manage.py`` in a process of its own, as a deployment runs it: the real settings module (not the
+    test run's, which pytest puts in DJANGO_SETTINGS_MODULE) read from ``env`` alone."""
+    unset = ("DJANGO_SETTINGS_MODULE", "DJANGO_ENV", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG",
+             "DJANGO_ALLOW_ASYNC_UNSAFE")
     clean = {k: v for k, v in os.environ.items() if k not in unset}
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True, text=True,
                           env={**clean, **env}, timeout=120)
@@ -72,3 +75,10 @@ def test_production_passes_the_deployment_checks():
 def test_a_bad_setting_stops_start_up():
     done = manage("check", DEBUG="maybe")
     assert done.returncode != 0 and "DEBUG='maybe' is not a boolean" in done.stderr
+
+
+def test_manage_py_reads_the_real_settings_with_the_production_password_hasher():
+    done = manage("shell", "--no-imports", "-c", "from django.conf import settings; "
+                  "print(settings.SETTINGS_MODULE, settings.PASSWORD_HASHERS[0])")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["scorekeeper.settings", "django.contrib.auth.hashers.PBKDF2PasswordHasher"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import SEAT_CHOICES, Game, Hand, HandRevision
+from games.models import SEAT_CHOICES, Game, Hand, HandRevision, display_name
 from games.rules import RULESETS, rulesets
 from games.summary import GameSummary, game_summary
 
@@ -93,6 +93,8 @@ class SummaryFields(serializers.Serializer):
 
 class GameOut(SummaryFields, serializers.ModelSerializer):
     seats = SeatsOut(source="*")
+    is_public = serializers.SerializerMethodField(
+        help_text="Whether anyone may read it: its league is public, or (a casual game) its creator made it so.")
     totals = serializers.SerializerMethodField()
     extras = serializers.SerializerMethodField()
     bags = serializers.SerializerMethodField()
@@ -102,8 +104,12 @@ class GameOut(SummaryFields, serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = ["id", "game_type", "league", "match", "match_game_number", "seats", "options", "status",
-                  "totals", "extras", "bags", "winner", "next_dealer", "hand_count", "started_at", "finished_at"]
+        fields = ["id", "game_type", "league", "is_public", "match", "match_game_number", "seats", "options",
+                  "status", "totals", "extras", "bags", "winner", "next_dealer", "hand_count", "started_at",
+                  "finished_at"]
+
+    def get_is_public(self, game: Game) -> bool:
+        return game.league.is_public if game.league_id else game.is_public
 
     @extend_schema_field({"type": "object", "additionalProperties": {"type": "integer"},
                           "description": "Points per side (NS, EW), or per seat in Spades without partnerships."})
@@ -135,12 +141,15 @@ class HandOut(serializers.ModelSerializer):
     totals = scores("Totals after this hand.")
     extras = serializers.SerializerMethodField()
     bags = serializers.SerializerMethodField()
-    entered_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    entered_by = serializers.SerializerMethodField(help_text="Who entered it: their display name.")
 
     class Meta:
         model = Hand
         fields = ["number", "dealer", "record", "delta", "totals", "extras", "bags", "entered_by", "entered_at",
                   "updated_at"]
+
+    def get_entered_by(self, hand: Hand) -> str | None:
+        return display_name(hand.entered_by) if hand.entered_by_id else None
 
     @extend_schema_field(extras_schema("The game's extras after this hand, by name (Spades: `bags`)."))
     def get_extras(self, hand: Hand) -> dict[str, dict[str, int]]:
@@ -209,13 +218,16 @@ class HandResultOut(serializers.Serializer):
 
 
 class RevisionOut(serializers.ModelSerializer):
-    changed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    changed_by = serializers.SerializerMethodField(help_text="Who changed it: their display name.")
     previous_record = serializers.DictField()
     new_record = serializers.DictField(allow_null=True, help_text="null for an undo.")
 
     class Meta:
         model = HandRevision
         fields = ["number", "action", "previous_record", "new_record", "changed_by", "changed_at", "reason"]
+
+    def get_changed_by(self, revision: HandRevision) -> str | None:
+        return display_name(revision.changed_by) if revision.changed_by_id else None
 
 
 # --- matches ---------------------------------------------------------------------------------------

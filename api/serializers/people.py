@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import League, Membership, Player
+from games.models import League, Membership, Player, display_name
 
-from .common import JSONObject, Strict, Text
+from .common import Id, JSONObject, Strict, Text
 from .standings import PlayerFiguresOut, PlayerRatingOut
 
 
 class PlayerIn(Strict):
     name = Text(max_length=80)
+
+
+class NewPlayerIn(PlayerIn):
+    league = Id(required=False, allow_null=True, default=None,
+                help_text="A league to add them to (its owners and scorekeepers may); null for casual games.")
+    allow_similar = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Add them although a player's name differs only in case or spacing (someone else).")
 
 
 class PlayerOut(serializers.ModelSerializer):
@@ -75,9 +83,18 @@ class RoleIn(Strict):
 
 
 class MemberOut(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username")
+    """A member by display name; their username only for readers who are members of the league."""
+
+    display_name = serializers.SerializerMethodField()
+    username = serializers.SerializerMethodField(help_text="null unless you are a member of the league.")
     user_id = serializers.IntegerField()
 
     class Meta:
         model = Membership
-        fields = ["username", "user_id", "role", "joined_at"]
+        fields = ["display_name", "username", "user_id", "role", "joined_at"]
+
+    def get_display_name(self, membership: Membership) -> str:
+        return display_name(membership.user)
+
+    def get_username(self, membership: Membership) -> str | None:
+        return membership.user.username if self.context.get("usernames", True) else None

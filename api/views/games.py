@@ -8,10 +8,12 @@ from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
+from api.serializers.club import PublicIn
 from api.serializers.common import MAX_ID
 from api.serializers.games import GameDetailOut, GameFilter, GameIn, GameOut
 from api.serializers.people import ScorekeeperIn, ScorekeepersOut
 from games import policy, selectors, services, versions
+from games.errors import NotAllowed
 from games.rules import shown
 
 from .base import IF_NONE_MATCH, ApiView, league_to_play_in, one
@@ -65,6 +67,13 @@ class GameDetail(ApiView):
             raise NotFound(f"there is no game {pk}")
         return Response(GameDetailOut(selectors.add_hands(game=request.versioned)).data)
 
+    @extend_schema(request=PublicIn, responses=GameDetailOut, tags=["games"])
+    def patch(self, request, pk: int):
+        """A casual game's creator lets anyone follow it (`is_public`), or only its players and scorekeepers."""
+        game = visible_game(request.user, pk)
+        services.game_set_public(game=game, public=self.parse(PublicIn)["is_public"], by=request.user)
+        return Response(game_body(request.user, pk))
+
 
 class GameAbandon(ApiView):
     """Stop a game for good: no more hands, corrections or undos."""
@@ -91,7 +100,11 @@ class GameScorekeepers(ApiView):
 
     @extend_schema(responses=ScorekeepersOut, tags=["games"])
     def get(self, request, pk: int):
-        return Response(scorekeepers_body(visible_game_with_creator(request.user, pk)))
+        """For those who keep the game's score (it names them by username); anyone else: 403."""
+        game = visible_game_with_creator(request.user, pk)
+        if not policy.can_score_game(request.user, game):
+            raise NotAllowed("only the game's scorekeepers see who keeps its score")
+        return Response(scorekeepers_body(game))
 
     @extend_schema(request=ScorekeeperIn, responses={201: ScorekeepersOut}, tags=["games"])
     def post(self, request, pk: int):

@@ -17,6 +17,7 @@ from api.serializers.games import (
     UndoIn,
 )
 from games import services
+from games.errors import NotAllowed
 from games.models import Hand, HandRevision
 
 from .base import ApiView
@@ -99,8 +100,9 @@ class HandList(ApiView):
     @extend_schema(request={"application/json": HAND_BODY}, examples=RECORD_EXAMPLES, parameters=[IDEMPOTENCY_KEY],
                    responses={201: HandResultOut}, tags=["hands"])
     def post(self, request, pk: int):
-        # The service reads the game, with the lock and the permission checks, in one statement; a
-        # game you may not see is a 404 there, and here too before any complaint about the body.
+        # The service reads the game, with the lock and the permission checks, in one statement. Only
+        # when it refuses (or the body is refused) is the game looked up again: one you may not see is
+        # a 404, before any complaint about the body or your permissions.
         if not 0 < pk <= MAX_ID:
             raise NotFound(f"there is no game {pk}")
         try:
@@ -109,8 +111,12 @@ class HandList(ApiView):
         except ValidationError:
             visible_game(request.user, pk)
             raise
-        result = services.hand_record(game=pk, record=data["record"], by=request.user,
-                                      expected_number=data.get("expected_number"), idempotency_key=key)
+        try:
+            result = services.hand_record(game=pk, record=data["record"], by=request.user,
+                                          expected_number=data.get("expected_number"), idempotency_key=key)
+        except NotAllowed:
+            visible_game(request.user, pk)
+            raise
         return Response(result.payload, status=status.HTTP_201_CREATED)
 
 

@@ -9,11 +9,12 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
+from api.serializers.club import InvitationOut
 from api.serializers.common import MAX_ID
 from api.serializers.people import LeagueIn, LeagueOut, LeagueUpdate, MemberIn, MemberOut, RoleIn
 from api.serializers.standings import LeagueStandingsOut, StandingsFilter
 from games import policy, services, versions
-from games.models import Membership
+from games.models import Invitation, Membership
 from games.rules import shown
 from games.standings.selectors import standings_page
 
@@ -33,7 +34,8 @@ class LeagueList(ApiView):
 
     @extend_schema(request=LeagueIn, responses={201: LeagueOut}, tags=["leagues"])
     def post(self, request):
-        league = services.league_create(by=request.user, **self.parse(LeagueIn))
+        league = services.league_create(by=request.user, **self.parse(LeagueIn),
+                                        idempotency_key=request.headers.get("Idempotency-Key"))
         return Response(LeagueOut(league).data, status=status.HTTP_201_CREATED)
 
 
@@ -53,24 +55,42 @@ class LeagueDetail(ApiView):
         return self.patch(request, pk)
 
 
+def members_context(user, league) -> dict:
+    return {"usernames": policy.can_see_usernames(user, league)}
+
+
+def change_answer(done, request, league, code: int = status.HTTP_200_OK) -> Response:
+    """A membership changed at once (``code``), or an invitation the person must accept (202)."""
+    if isinstance(done, Invitation):
+        return Response(InvitationOut(done, context={"request": request}).data, status=status.HTTP_202_ACCEPTED)
+    return Response(MemberOut(done, context=members_context(request.user, league)).data, status=code)
+
+
 class MemberList(ApiView):
-    """A league's members and their roles (owner, scorekeeper, member). Only owners change them."""
+    """A league's members and their roles (owner, scorekeeper, member). Only owners change them.
+
+    Usernames are shown to the league's own members only; anyone else sees display names.
+    """
 
     @extend_schema(responses=MemberOut(many=True), tags=["leagues"])
     def get(self, request, pk: int):
         league = visible_league(request.user, pk)
         members = Membership.objects.filter(league=league).select_related("user").order_by("role", "user__username")
-        return self.page(members, MemberOut)
+        page = self.paginate_queryset(members)
+        return self.get_paginated_response(
+            MemberOut(page, many=True, context=members_context(request.user, league)).data)
 
-    @extend_schema(request=MemberIn, responses={201: MemberOut}, tags=["leagues"])
+    @extend_schema(request=MemberIn, responses={202: InvitationOut, 200: MemberOut}, tags=["leagues"])
     def post(self, request, pk: int):
+        """Invite a user by name with a role: 202 and the invitation they accept. (A lower role for a member
+        takes effect at once: 200.)"""
         league = visible_league(request.user, pk)
         data = self.parse(MemberIn)
         user = get_user_model().objects.filter(username=data["username"]).first()
         if user is None:
             raise ValidationError({"username": [f"there is no user {shown(data['username'])}"]})
-        membership = services.league_set_member(league=league, user=user, role=data["role"], by=request.user)
-        return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
+        done = services.league_member_change(league=league, user=user, role=data["role"], by=request.user)
+        return change_answer(done, request, league)
 
 
 class MemberDetail(ApiView):
@@ -78,7 +98,8 @@ class MemberDetail(ApiView):
         league = visible_league(request.user, pk)
         membership = Membership.objects.filter(league=league, user__username=username).select_related(
             "user", "league").first()
-        if membership is None:
+        # Looking a member up by login name is for the league's own members.
+        if membership is None or not policy.can_see_usernames(request.user, league):
             raise NotFound(f"{shown(username)} is not a member of this league")
         return membership
 
@@ -86,20 +107,21 @@ class MemberDetail(ApiView):
     def get(self, request, pk: int, username: str):
         return Response(MemberOut(self.member(request, pk, username)).data)
 
-    @extend_schema(request=RoleIn, responses=MemberOut, tags=["leagues"])
+    @extend_schema(request=RoleIn, responses={200: MemberOut, 202: InvitationOut}, tags=["leagues"])
     def put(self, request, pk: int, username: str):
+        """A lower role takes effect at once (200); a higher one is an invitation they accept (202)."""
         current = self.member(request, pk, username)
-        membership = services.league_set_member(
-            league=current.league, user=current.user, role=self.parse(RoleIn)["role"], by=request.user
-        )
-        return Response(MemberOut(membership).data)
+        done = services.league_member_change(league=current.league, user=current.user,
+                                             role=self.parse(RoleIn)["role"], by=request.user)
+        return change_answer(done, request, current.league)
 
-    @extend_schema(request=RoleIn, responses=MemberOut, tags=["leagues"])
+    @extend_schema(request=RoleIn, responses={200: MemberOut, 202: InvitationOut}, tags=["leagues"])
     def patch(self, request, pk: int, username: str):
         return self.put(request, pk, username)
 
     @extend_schema(request=None, responses={204: None}, tags=["leagues"])
     def delete(self, request, pk: int, username: str):
+        """Remove the member (owners), or leave the league (yourself)."""
         current = self.member(request, pk, username)
         services.league_set_member(league=current.league, user=current.user, role=None, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -4,13 +4,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from api.serializers.people import PlayerDetailOut, PlayerIn, PlayerOut
+from api.serializers.people import NewPlayerIn, PlayerDetailOut, PlayerIn, PlayerOut
 from api.serializers.standings import PlayerRatingHistoryOut
 from games import policy, services
 from games.models import Player
 from games.standings.selectors import player_figures, player_ratings
 
-from .base import ApiView, one
+from .base import ApiView, league_to_play_in, one
 
 
 def player_body(user, player: Player) -> dict:
@@ -23,16 +23,28 @@ def player_body(user, player: Player) -> dict:
     }).data
 
 
+def visible_player(user, pk: int) -> Player:
+    return one(policy.visible_players(user), pk, "player")
+
+
 class PlayerList(ApiView):
-    """Players: people who sit at a table (they need no account)."""
+    """Players you may see: those of the leagues and casual games you may see, and those you added.
+
+    A player of private leagues only is invisible to anyone outside them.
+    """
 
     @extend_schema(responses=PlayerOut(many=True), tags=["players"])
     def get(self, request):
-        return self.page(Player.objects.order_by("name", "id"), PlayerOut)
+        visible = policy.visible_players(request.user).values("pk")
+        return self.page(Player.objects.filter(pk__in=visible).order_by("name", "id"), PlayerOut)
 
-    @extend_schema(request=PlayerIn, responses={201: PlayerOut}, tags=["players"])
+    @extend_schema(request=NewPlayerIn, responses={201: PlayerOut}, tags=["players"])
     def post(self, request):
-        player = services.player_create(name=self.parse(PlayerIn)["name"], by=request.user)
+        """Add a player: one of a league's (its owners and scorekeepers), or someone for your casual games."""
+        data = self.parse(NewPlayerIn)
+        data["league"] = league_to_play_in(request.user, data["league"])
+        player = services.player_create(by=request.user, **data,
+                                        idempotency_key=request.headers.get("Idempotency-Key"))
         return Response(PlayerOut(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -41,11 +53,11 @@ class PlayerDetail(ApiView):
 
     @extend_schema(responses=PlayerDetailOut, tags=["players"])
     def get(self, request, pk: int):
-        return Response(player_body(request.user, one(Player.objects.all(), pk, "player")))
+        return Response(player_body(request.user, visible_player(request.user, pk)))
 
     @extend_schema(request=PlayerIn, responses=PlayerDetailOut, tags=["players"])
     def put(self, request, pk: int):
-        player = one(Player.objects.all(), pk, "player")
+        player = visible_player(request.user, pk)
         player = services.player_update(player=player, name=self.parse(PlayerIn)["name"], by=request.user)
         return Response(player_body(request.user, player))
 
@@ -61,6 +73,6 @@ class PlayerRatings(ApiView):
 
     @extend_schema(responses=PlayerRatingHistoryOut(many=True), tags=["players"])
     def get(self, request, pk: int):
-        player = one(Player.objects.all(), pk, "player")
+        player = visible_player(request.user, pk)
         ratings = player_ratings(player=player, leagues=policy.visible_leagues(request.user), history=True)
         return Response(PlayerRatingHistoryOut(ratings, many=True).data)

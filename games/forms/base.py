@@ -61,8 +61,29 @@ class RefusalForm(forms.Form):
         else:
             self.add_error(None, error.message)
 
-    def group_error_list(self, group: str) -> list[str]:
-        return self.group_errors.get(group, [])
+    def focus_first_error(self) -> None:
+        """Put the browser's focus (and so the view) on the first field shown with an error."""
+        for name in self.fields:
+            if name in self.errors or name in self.group_errors:
+                self.fields[name].widget.attrs["autofocus"] = True
+                return
+        for group in self.groups:
+            if group in self.group_errors:
+                first = next((name for name in self.fields if name.startswith(f"{group}_")), None)
+                if first:
+                    self.fields[first].widget.attrs["autofocus"] = True
+                return
+
+
+class KeyedForm(RefusalForm):
+    """A form that changes something, sent once: the key is the form's, so sending it twice (a double
+    tap, Back then send, a retry after a lost answer) changes nothing more."""
+
+    idempotency_key = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["idempotency_key"].initial = uuid.uuid4().hex
 
 
 def number_choices(low: int, high: int) -> list[tuple[str, str]]:
@@ -72,7 +93,7 @@ def number_choices(low: int, high: int) -> list[tuple[str, str]]:
 HAND_FORMS: dict[str, type[HandForm]] = {}
 
 
-class HandForm(RefusalForm):
+class HandForm(KeyedForm):
     """A hand record entered as form fields.
 
     Subclasses name their ``game_type`` (which registers them), list their fields, say how to turn
@@ -83,13 +104,14 @@ class HandForm(RefusalForm):
 
     game_type: ClassVar[str]
     template_name_hand: ClassVar[str]
+    # How to read ``describe``'s lines, shown beside the history (empty: they read plainly).
+    history_help: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any):
         super().__init_subclass__(**kwargs)
         if "game_type" in cls.__dict__:
             HAND_FORMS[cls.game_type] = cls
 
-    idempotency_key = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
     expected_number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     note = forms.CharField(required=False, max_length=200, label="Note (optional)")
 
@@ -98,13 +120,12 @@ class HandForm(RefusalForm):
         self.seat_names = seat_names(game)
         super().__init__(*args, **kwargs)
         if with_reason:
-            del self.fields["idempotency_key"], self.fields["expected_number"]
+            del self.fields["expected_number"]
             self.fields["reason"] = forms.CharField(
                 max_length=500, label="Reason for the correction",
                 help_text="Say what was wrong, e.g. “tricks for N and E were swapped”.",
             )
         else:
-            self.fields["idempotency_key"].initial = uuid.uuid4().hex
             self.fields["expected_number"].initial = game.hand_count + 1
         self.setup()
 

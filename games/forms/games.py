@@ -9,10 +9,11 @@ from typing import Any
 from django import forms
 from django.contrib.humanize.templatetags.humanize import apnumber
 
+from games.errors import SimilarName
 from games.models import League, Player
 from games.rules import Option, ruleset_class, rulesets
 
-from .base import SEAT_WORDS, SEATS, RefusalForm
+from .base import SEAT_WORDS, SEATS, KeyedForm
 
 CASUAL = ""
 
@@ -69,7 +70,7 @@ class ChooseGameForm(forms.Form):
                                          *((league.slug, league.name) for league in leagues)]
 
 
-class NewGameForm(RefusalForm):
+class NewGameForm(KeyedForm):
     """Step two: a player in each seat (picked, or added by name), the house rules, and (for a game
     played in matches) whether to play a match."""
 
@@ -86,6 +87,8 @@ class NewGameForm(RefusalForm):
                 required=False, max_length=80, label=f"or a new player at {SEAT_WORDS[seat]}",
                 widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "New player's name"}))
         self.fields.update(option_fields(game_type, defaults))
+        self.fields["allow_similar"] = forms.BooleanField(
+            required=False, label="Yes, add them: they are new players, not the ones with a similar name")
         match_games = ruleset_class(game_type).match_games
         if match_games:
             self.fields["match"] = forms.BooleanField(
@@ -129,16 +132,25 @@ class NewGameForm(RefusalForm):
                 else self.cleaned_data[f"new_{seat}"].strip() for seat in SEATS}
 
     @property
+    def asks_to_confirm_names(self) -> bool:
+        """A new name was refused as too like an existing player's: the person may confirm it."""
+        return isinstance(self.refusal, SimilarName) or bool(self.data.get("allow_similar"))
+
+    @property
+    def allow_similar(self) -> bool:
+        return bool(self.cleaned_data.get("allow_similar"))
+
+    @property
     def as_match(self) -> bool:
         return bool(self.cleaned_data.get("match"))
 
 
-class UndoForm(RefusalForm):
+class UndoForm(KeyedForm):
     """Undo the last hand: the number shown on the page (refused if another hand became the last one)."""
 
     number = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(required=False, max_length=500, label="Reason (optional)")
 
 
-class ConfirmForm(RefusalForm):
+class ConfirmForm(KeyedForm):
     """A yes to a question the page asked (abandoning a game)."""

@@ -46,9 +46,9 @@ class SmudgeHandForm(HandForm):
             choices=YES_NO, widget=forms.RadioSelect, label="Did the bidding side take all six tricks?",
             initial="no")
         self.fields["forced"] = forms.BooleanField(
-            required=False, label="Forced bid (everyone passed, so the dealer had to bid)")
+            required=False, label="Forced bid (all passed)")
         self.fields["stolen"] = forms.BooleanField(
-            required=False, label="Stolen bid (the dealer took it by bidding the same)")
+            required=False, label="Stolen bid (the dealer matched)")
         self.order_fields(["bidder", "bid", "high", "low", "jack", "game", "all_tricks", "forced", "stolen", "note"])
 
     def record_from(self, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -90,10 +90,10 @@ class SmudgeHandForm(HandForm):
     def describe(cls, record, details, names) -> str:
         bid = "smudge" if record["bid"] in ("smudge", 5) else str(record["bid"])
         how = "forced " if record.get("forced") else "stole " if record.get("stolen") else ""
-        made = "made" if details.get("made") else "set"
+        made = "" if "made" not in details else " (made)" if details["made"] else " (set)"
         points = ", ".join(
             f"{label} {record[key] or ('not dealt' if key == 'jack' else 'tie')}"
             for key, label in (("high", "High"), ("low", "Low"), ("jack", "Jack"), ("game", "Game"))
         )
         every = " · all tricks" if record["all_tricks"] else ""
-        return f"{names[record['bidder']]} {how}bid {bid} ({made}) · {points}{every}"
+        return f"{names[record['bidder']]} {how}bid {bid}{made} · {points}{every}"

@@ -16,6 +16,9 @@ class SpadesHandForm(HandForm):
     game_type = "spades"
     template_name_hand = "hands/spades.html"
     groups = ("bids", "tricks")
+    history_help = ("Each player's bid, then in brackets the tricks they took: “Ann 3 (4) ✓” means Ann bid 3 "
+                    "and took 4. ✓: the bid was made (a trick bid, when the side took at least its contract; a "
+                    "nil, when the player took no trick). ✗: it was not.")
     error_fields = {
         **{f"bids.{seat}": f"bid_{seat}" for seat in SEATS},
         **{f"tricks.{seat}": f"tricks_{seat}" for seat in SEATS},
@@ -69,11 +72,13 @@ class SpadesHandForm(HandForm):
 
     @classmethod
     def describe(cls, record, details, names) -> str:
+        """``Ann 3 (4) ✓``: each player's bid, the tricks they took in brackets, and whether the bid was
+        made (✓) or not (✗), when the hand has been scored."""
         parts = []
         made = details.get("bids_made", {})
         for seat in SEATS:
             bid = record["bids"][seat]
             word = BID_WORDS.get(bid, str(bid))
-            mark = "✓" if made.get(seat) else "✗"
-            parts.append(f"{names[seat]} {word} ({record['tricks'][seat]}) {mark}")
+            mark = "" if seat not in made else " ✓" if made[seat] else " ✗"
+            parts.append(f"{names[seat]} {word} ({record['tricks'][seat]}){mark}")
         return " · ".join(parts)

@@ -58,6 +58,6 @@ class TrumpsHandForm(HandForm):
     @classmethod
     def describe(cls, record, details, names) -> str:
         double = " redoubled" if record["redoubled"] else " doubled" if record["doubled"] else ""
-        made = "made" if details.get("made") else f"{details.get('short', '?')} down"
+        made = "" if "made" not in details else " (made)" if details["made"] else f" ({details['short']} down)"
         return (f"{names[record['declarer']]} {record['bid']}{TRUMP_SIGNS[record['trump']]}{double}, "
-                f"{record['tricks']} tricks ({made})")
+                f"{record['tricks']} tricks{made}")

@@ -18,6 +18,7 @@ class ExistingUsernameForm(RefusalForm):
         username = self.cleaned_data["username"].strip()
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise forms.ValidationError(f"There is no user called “{username}”. They need an account first.")
+            raise forms.ValidationError(f"There is no user called “{username}”. Send them an invitation link "
+                                        "instead: they sign up through it.")
         self.user = user
         return username

@@ -1,5 +1,6 @@
 """Scorekeeper's tables: play (players, leagues, games, hands, history) and standings."""
 
+from .people import Invitation, InvitationAcceptance, PlayerClaim, display_name
 from .play import (
     SEAT_CHOICES,
     Game,
@@ -11,6 +12,7 @@ from .play import (
     Membership,
     Player,
     game_type_name,
+    name_key,
 )
 from .standings import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 
@@ -20,9 +22,14 @@ __all__ = [
     "Hand",
     "HandRevision",
     "IdempotencyRecord",
+    "Invitation",
+    "InvitationAcceptance",
     "League",
     "Match",
     "Membership",
     "Player",
+    "PlayerClaim",
+    "display_name",
     "game_type_name",
+    "name_key",
 ]

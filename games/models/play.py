@@ -35,12 +35,18 @@ class GameTypeField(models.CharField):
         super().__init__(*args, **kwargs)
 
 
+def name_key(name: str) -> str:
+    """A name as compared for "is this someone we already have": case and spacing left out."""
+    return " ".join(name.split()).casefold()
+
+
 class Player(models.Model):
-    """Someone who sits at a table. Players need no account; one may be linked to a user."""
+    """Someone who sits at a table. Players need no account; one may be claimed by a user (who may be a
+    player in several leagues, so a user can have several players)."""
 
     name = models.CharField(max_length=80)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -62,6 +68,8 @@ class League(models.Model):
     is_public = models.BooleanField(default=True, help_text="Public leagues can be read by anyone.")
     # Default house rules per game type, e.g. {"spades": {"target": 300}}; checked by the engine.
     default_options = models.JSONField(default=dict, blank=True)
+    # The league's players: those added to it, and everyone who sat in one of its games.
+    players = models.ManyToManyField(Player, blank=True, related_name="leagues")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -150,6 +158,9 @@ class Game(models.Model):
     match_game_number = models.PositiveSmallIntegerField(null=True, blank=True)
     # For a casual game, users besides the creator who may keep score.
     scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scored_games")
+    # A casual game is seen by its players and scorekeepers only, unless its creator makes it public.
+    # (A league game follows its league.)
+    is_public = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import InvalidHand, InvalidOptions, shown
 from .reporting import Extra, Rate
@@ -46,7 +46,11 @@ def other_side(side: str) -> str:
     return "EW" if side == "NS" else "NS"
 
 
-def frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     """A read-only copy, so scored values cannot be changed after the fact."""
     return MappingProxyType(dict(mapping))
 
@@ -127,11 +131,11 @@ class ScoredHand:
 
     number: int
     dealer: str
-    _record: dict[str, Any]
-    _delta: dict[str, int]
-    _totals: dict[str, int]
-    _extras: dict[str, dict[str, int]] = field(default_factory=dict)
-    _details: dict[str, Any] = field(default_factory=dict)
+    _record: Mapping[str, Any]
+    _delta: Mapping[str, int]
+    _totals: Mapping[str, int]
+    _extras: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    _details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def record(self) -> Mapping[str, Any]:
@@ -359,10 +363,10 @@ class Ruleset:
         """One hand scored, and the state after it (whose ``hands`` are left as they were)."""
         number = state.hands_played + 1
         if state.finished:
-            winner = f": {state.winner} won" if state.winner else ""
+            won = f": {state.winner} won" if state.winner else ""
             raise InvalidHand(
                 number,
-                f"the game is already over{winner}; no more hands can be added",
+                f"the game is already over{won}; no more hands can be added",
                 field=None,
             )
         self.check_shape(number, record)
@@ -377,6 +381,8 @@ class Ruleset:
         for side in self.side_list:
             delta[side] = gained = change.get(side, 0)
             totals[side] = before[side] + gained
+        extras: Mapping[str, Mapping[str, int]]
+        kept_extras: dict[str, Mapping[str, int]]
         if scored.extras:
             kept_extras = dict(scored.extras)
             extras = MappingProxyType({name: MappingProxyType(values) for name, values in kept_extras.items()})

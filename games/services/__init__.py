@@ -4,27 +4,49 @@ Views, API endpoints, admin actions, commands and tasks call these and nothing e
 a game, so the rules and the permission policy are applied the same way whichever door is used.
 """
 
-from .games import game_abandon, game_set_scorekeeper, game_snapshot, game_start
+from .accounts import account_signup, profile_update
+from .games import game_abandon, game_set_public, game_set_scorekeeper, game_snapshot, game_start
 from .hands import HandResult, hand_correct, hand_record, hand_undo
-from .leagues import league_create, league_set_member, league_update, player_create, player_update
+from .invitations import invitation_accept, invitation_create, invitation_decline, invitation_revoke
+from .leagues import league_create, league_member_change, league_set_member, league_update
 from .matches import match_refresh, match_start
+from .players import (
+    player_claim,
+    player_claim_decide,
+    player_create,
+    player_link,
+    player_merge,
+    player_update,
+)
 from .tables import table_start
 
 __all__ = [
     "HandResult",
+    "account_signup",
     "game_abandon",
+    "game_set_public",
     "game_set_scorekeeper",
     "game_snapshot",
     "game_start",
     "hand_correct",
     "hand_record",
     "hand_undo",
+    "invitation_accept",
+    "invitation_create",
+    "invitation_decline",
+    "invitation_revoke",
     "league_create",
+    "league_member_change",
     "league_set_member",
     "league_update",
     "match_refresh",
     "match_start",
+    "player_claim",
+    "player_claim_decide",
     "player_create",
+    "player_link",
+    "player_merge",
     "player_update",
+    "profile_update",
     "table_start",
 ]

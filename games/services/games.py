@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import GameClosed, InvalidInput, NotAllowed
-from games.idempotency import once
+from games.idempotency import row_once
 from games.models import Game, League, Match, Player
 from games.rules import RULES_VERSION, SEATS, ruleset_class
 from games.summary import game_summary
@@ -28,8 +28,8 @@ def league_options(league: League | None, game_type: str, options: Mapping[str, 
     return merged
 
 
-def seat_players(seats: Mapping[str, Any]) -> dict[str, Player]:
-    """The four players by seat; each seat filled, by four different existing players."""
+def seat_players(seats: Mapping[str, Any], by) -> dict[str, Player]:
+    """The four players by seat; each seat filled, by four different players that ``by`` may see."""
     if not isinstance(seats, Mapping) or set(seats) != set(SEATS):
         raise InvalidInput("seats needs a player for each of N, E, S and W", field="seats")
     ids = {}
@@ -41,7 +41,7 @@ def seat_players(seats: Mapping[str, Any]) -> dict[str, Player]:
         ids[seat] = pk
     if len(set(ids.values())) != 4:
         raise InvalidInput("a player can sit in only one seat", field="seats")
-    players = Player.objects.in_bulk(list(ids.values()))
+    players = policy.visible_players(by).in_bulk(list(ids.values()))
     for seat, pk in ids.items():
         if pk not in players:
             raise InvalidInput(f"there is no player {pk} (seat {seat})", field=f"seats.{seat}")
@@ -64,12 +64,11 @@ def game_start(
     """
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "first_dealer": first_dealer}
-    game, answer, replayed = once(
-        user=by, scope="games", key=idempotency_key, request=request, answer=lambda started: {"game": started.pk},
+    return row_once(
+        user=by, scope="games", key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: start(game_type=game_type, seats=seats, by=by, league=league, options=options,
                             first_dealer=first_dealer),
     )
-    return Game.objects.get(pk=answer["game"]) if replayed else game
 
 
 @transaction.atomic
@@ -79,14 +78,19 @@ def start(*, game_type, seats, by, league, options, first_dealer) -> Game:
     chosen = league_options(league, game_type, options)
     if first_dealer is not None:
         chosen["first_dealer"] = first_dealer
-    return new_game(game_type=game_type, players=seat_players(seats), by=by, league=league, options=chosen)
+    return new_game(game_type=game_type, players=seat_players(seats, by), by=by, league=league, options=chosen)
 
 
 def new_game(*, game_type, players: Mapping[str, Player], by, league, options, match=None,
              match_game_number=None) -> Game:
-    """Create the game row with its options complete and its totals at zero (no permission check)."""
+    """Create the game row with its options complete and its totals at zero (no permission check).
+
+    Whoever sits at a league's table is one of the league's players from then on.
+    """
     ruleset = ruleset_class(game_type)(options)
     state = ruleset.initial_state()
+    if league is not None:
+        league.players.add(*players.values())
     return Game.objects.create(
         game_type=game_type,
         league=league,
@@ -112,9 +116,8 @@ def keyed_game_write(*, game: Game, by, action: str, key: str | None, request: A
     def lock() -> None:
         Game.objects.select_for_update(of=("self",)).only("pk").get(pk=game.pk)
 
-    changed, _, replayed = once(user=by, scope=f"game:{game.pk}:{action}", key=key, request=request, write=write,
-                                answer=lambda result: {"game": result.pk}, lock=lock)
-    return Game.objects.select_related("league").get(pk=game.pk) if replayed else changed
+    return row_once(user=by, scope=f"game:{game.pk}:{action}", key=key, request=request, write=write, lock=lock,
+                    rows=Game.objects.select_related("league"))
 
 
 def game_abandon(*, game: Game, by, idempotency_key: str | None = None) -> Game:
@@ -135,6 +138,21 @@ def abandon(*, game: Game, by) -> Game:
     game.save(update_fields=["status", "finished_at", "updated_at"])
     if game.match_id:
         Match.objects.filter(pk=game.match_id).update(status=Match.Status.ABANDONED, finished_at=timezone.now())
+    return game
+
+
+@transaction.atomic
+def game_set_public(*, game: Game, public: bool, by) -> Game:
+    """Let anyone follow a casual game (or only its players and scorekeepers again). Its creator only.
+
+    A league game is as public as its league.
+    """
+    if game.league_id is not None:
+        raise InvalidInput("a league game is public or private with its league", field="league")
+    if not policy.can_choose_scorekeepers(by, game):
+        raise NotAllowed("only the player who started this game can share it")
+    game.is_public = bool(public)
+    game.save(update_fields=["is_public", "updated_at"])
     return game
 
 

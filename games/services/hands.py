@@ -99,10 +99,10 @@ def lock_game(game: Game | int, by) -> Game:
 
 def locked_game(game_id: int, by) -> Game:
     """The game's row, locked until the transaction ends, with its league and ``by``'s role in it: one
-    statement (``statements.read_for_write``). A game ``by`` may not see is :class:`NotFound`, as if it did
-    not exist."""
+    statement (``statements.read_for_write``). :class:`NotFound` if there is no such game; whether ``by``
+    may change it is :func:`check_writable`'s to say."""
     locked = read_for_write(game_id, by)
-    if locked is None or not policy.can_view_game(by, locked):
+    if locked is None:
         raise NotFound(f"there is no game {game_id}")
     return locked
 
@@ -132,7 +132,8 @@ def hand_record(
     ``idempotency_key``: a retry with the same key and the same hand gets the first result and
     stores nothing; the same key with a different hand is refused. A retry racing the first request
     waits for it on the game's row lock.
-    A game ``by`` may not see is :class:`NotFound`.
+    A game id with no game is :class:`NotFound`; a game ``by`` may not score is :class:`NotAllowed` (a
+    door that hides games from those who may not see them checks that when it gets this refusal).
     """
     game_id = game if isinstance(game, int) else game.pk
     request_hash = fingerprint({"record": record, "expected_number": expected_number}) if idempotency_key else ""

@@ -1,4 +1,4 @@
-"""Players, leagues and their members."""
+"""Leagues, their house rules and their members."""
 
 from __future__ import annotations
 
@@ -10,18 +10,12 @@ from django.utils.text import slugify
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed
-from games.models import League, Membership, Player
+from games.idempotency import row_once
+from games.models import Invitation, League, Membership, display_name
 from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
 
-
-def player_create(*, name: str, by, user=None) -> Player:
-    name = (name or "").strip()
-    if not name:
-        raise InvalidInput("a player needs a name", field="name")
-    if len(name) > 80:
-        raise InvalidInput("a player's name can be at most 80 characters", field="name")
-    return Player.objects.create(name=name, user=user, created_by=by if by.is_authenticated else None)
+from .invitations import RANK, ROLE_WORDS, invitation_create
 
 
 def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:
@@ -38,25 +32,51 @@ def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:
     return checked
 
 
+# Addresses the site's own pages use beside /leagues/<slug>/.
+RESERVED_SLUGS = {"new"}
+
+
 def unique_slug(name: str) -> str:
     base = slugify(name)[:70] or "league"
     slug, n = base, 2
-    while League.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
 
-@transaction.atomic
 def league_create(*, name: str, by, is_public: bool = True, slug: str | None = None,
-                  default_options: Mapping[str, Any] | None = None) -> League:
-    """Create a league; its creator becomes its first owner."""
+                  default_options: Mapping[str, Any] | None = None, idempotency_key: str | None = None) -> League:
+    """Create a league; its creator becomes its first owner.
+
+    A retry with the same ``idempotency_key`` (the form sent twice) creates no second league.
+    """
+    request = {"name": name, "is_public": is_public, "slug": slug, "default_options": default_options}
+    return row_once(
+        user=by, scope="leagues", key=idempotency_key, request=request, rows=League.objects.all(),
+        write=lambda: create(name=name, by=by, is_public=is_public, slug=slug, default_options=default_options),
+    )
+
+
+def checked_slug(slug: str) -> str:
+    if not slug or slugify(slug) != slug or len(slug) > 80:
+        raise InvalidInput("a league's address is lower-case letters, digits and hyphens, e.g. thursday-club",
+                           field="slug")
+    if slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
+        raise InvalidInput(f"the address {shown(slug)} is taken by another league; choose another", field="slug")
+    return slug
+
+
+@transaction.atomic
+def create(*, name, by, is_public, slug, default_options) -> League:
     if not by.is_authenticated:
         raise NotAllowed("sign in to create a league")
     name = (name or "").strip()
     if not name:
         raise InvalidInput("a league needs a name", field="name")
-    if slug is not None and League.objects.filter(slug=slug).exists():
-        raise InvalidInput(f"the slug {shown(slug)} is taken", field="slug")
+    if len(name) > 120:
+        raise InvalidInput("a league's name can be at most 120 characters", field="name")
+    if slug is not None:
+        slug = checked_slug(slug)
     league = League.objects.create(
         name=name,
         slug=slug or unique_slug(name),
@@ -70,15 +90,21 @@ def league_create(*, name: str, by, is_public: bool = True, slug: str | None = N
 
 @transaction.atomic
 def league_set_member(*, league: League, user, role: str | None, by) -> Membership | None:
-    """Add a member, change their role, or (``role=None``) remove them. Owners only.
+    """Give a member a lower role, or (``role=None``) remove them. Owners only; anyone may leave.
 
-    A league always keeps at least one owner.
+    Nobody is added or raised without their say: that is an invitation they accept
+    (``invitation_create(invitee=...)``). A league always keeps at least one owner.
     """
-    if not policy.can_manage_league(by, league):
+    leaving = role is None and by.is_authenticated and by.pk == user.pk
+    if not leaving and not policy.can_manage_league(by, league):
         raise NotAllowed("only the league's owners can manage its members")
     if role is not None and role not in Membership.Role.values:
         raise InvalidInput(f"role must be one of {', '.join(Membership.Role.values)}", field="role")
     current = Membership.objects.select_for_update().filter(league=league, user=user).first()
+    if role is not None and (current is None or RANK[role] > RANK[current.role]):
+        who = display_name(user)
+        raise InvalidInput(f"{who} must accept an invitation to become {ROLE_WORDS[role]} of {league.name}",
+                           field="role")
     if current and current.role == Membership.Role.OWNER and role != Membership.Role.OWNER:
         owners = Membership.objects.filter(league=league, role=Membership.Role.OWNER).count()
         if owners == 1:
@@ -87,21 +113,9 @@ def league_set_member(*, league: League, user, role: str | None, by) -> Membersh
         if current:
             current.delete()
         return None
-    membership, _ = Membership.objects.update_or_create(league=league, user=user, defaults={"role": role})
-    return membership
-
-
-def player_update(*, player: Player, name: str, by) -> Player:
-    if not policy.can_edit_player(by, player):
-        raise NotAllowed("only whoever added this player (or the player) can rename them")
-    name = (name or "").strip()
-    if not name:
-        raise InvalidInput("a player needs a name", field="name")
-    if len(name) > 80:
-        raise InvalidInput("a player's name can be at most 80 characters", field="name")
-    player.name = name
-    player.save(update_fields=["name", "updated_at"])
-    return player
+    current.role = role
+    current.save(update_fields=["role"])
+    return current
 
 
 @transaction.atomic
@@ -126,3 +140,14 @@ def league_update(*, league: League, by, name: str | None = None, is_public: boo
     if fields:
         league.save(update_fields=fields)
     return league
+
+
+def league_member_change(*, league: League, user, role: str | None, by,
+                         idempotency_key: str | None = None) -> Membership | Invitation | None:
+    """The owner's one form for a person: a lower role or a removal takes effect at once; joining or a
+    higher role becomes an invitation addressed to them, which they accept (the invitation is returned)."""
+    current = Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
+    if role is not None and (current is None or RANK[role] > RANK[current]):
+        return invitation_create(league=league, role=role, by=by, invitee=user, days=30,
+                                 idempotency_key=idempotency_key)
+    return league_set_member(league=league, user=user, role=role, by=by)

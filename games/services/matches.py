@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed
-from games.idempotency import once
+from games.idempotency import row_once
 from games.models import Game, League, Match, Player
 from games.rules import ruleset_class
 
@@ -34,12 +34,11 @@ def match_start(
     """
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "first_dealer": first_dealer}
-    match, answer, replayed = once(
-        user=by, scope="matches", key=idempotency_key, request=request, answer=lambda made: {"match": made.pk},
+    return row_once(
+        user=by, scope="matches", key=idempotency_key, request=request, rows=Match.objects.all(),
         write=lambda: start_match(game_type=game_type, seats=seats, by=by, league=league, options=options,
                                   first_dealer=first_dealer),
     )
-    return Match.objects.get(pk=answer["match"]) if replayed else match
 
 
 @transaction.atomic
@@ -48,7 +47,7 @@ def start_match(*, game_type, seats, by, league, options, first_dealer) -> Match
         raise NotAllowed("only the league's owners and scorekeepers can start its games")
     if not ruleset_class(game_type).match_games:
         raise InvalidInput(f"{ruleset_class(game_type).name} is not played in matches", field="game_type")
-    players = seat_players(seats)
+    players = seat_players(seats, by)
     chosen = league_options(league, game_type, options)
     if first_dealer is not None:
         chosen["first_dealer"] = first_dealer

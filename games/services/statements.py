@@ -120,7 +120,7 @@ def prepared(model: type[Model], values: Mapping[str, Any]) -> list[Any]:
     return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]
 
 
-def insert(model: type[Model], values: Mapping[str, Any]) -> int:
+def insert(model: Any, values: Mapping[str, Any]) -> int:
     """Insert a row (``values`` by field name) and return its id."""
     returning = connection.features.can_return_columns_from_insert
     with cursor() as inserting:
@@ -128,7 +128,7 @@ def insert(model: type[Model], values: Mapping[str, Any]) -> int:
         return inserting.fetchone()[0] if returning else inserting.lastrowid
 
 
-def update(model: type[Model], pk: int, values: Mapping[str, Any]) -> None:
+def update(model: Any, pk: int, values: Mapping[str, Any]) -> None:
     """Change these columns of the row with id ``pk``."""
     with cursor() as updating:
         updating.execute(update_statement(model, tuple(values)), [*prepared(model, values), pk])

@@ -7,14 +7,15 @@ from typing import Any
 
 from django.db import transaction
 
-from games.errors import InvalidInput
-from games.idempotency import once
-from games.models import Game, League
+from games import policy
+from games.errors import InvalidInput, NotAllowed
+from games.idempotency import row_once
+from games.models import Game, League, name_key
 from games.rules import SEATS
 
 from .games import game_start
-from .leagues import player_create
 from .matches import match_start
+from .players import create as player_create
 
 
 def table_start(
@@ -25,34 +26,42 @@ def table_start(
     league: League | None = None,
     options: Mapping[str, Any] | None = None,
     as_match: bool = False,
+    allow_similar: bool = False,
     idempotency_key: str | None = None,
 ) -> Game:
     """Seat the table and start its game: each seat holds a player id, or the name of a new player.
+
+    A new player in a league game is one of the league's. A new name that differs only in case or
+    spacing from a player the user would seat is refused (``seats.<seat>``) unless ``allow_similar``.
 
     ``as_match`` starts a match (for games played in matches) and returns its first game. A refusal
     (a rule option, a seat, a permission) leaves nothing behind: no new player is kept. A retry with
     the same ``idempotency_key`` (a form sent twice) adds no player and starts nothing more.
     """
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
-               "options": options, "as_match": as_match}
-    game, answer, replayed = once(
-        user=by, scope="games", key=idempotency_key, request=request, answer=lambda started: {"game": started.pk},
+               "options": options, "as_match": as_match, "allow_similar": allow_similar}
+    return row_once(
+        user=by, scope="games", key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: seat_and_start(game_type=game_type, seats=seats, by=by, league=league, options=options,
-                                     as_match=as_match),
+                                     as_match=as_match, allow_similar=allow_similar),
     )
-    return Game.objects.get(pk=answer["game"]) if replayed else game
 
 
 @transaction.atomic
-def seat_and_start(*, game_type, seats, by, league, options, as_match) -> Game:
+def seat_and_start(*, game_type, seats, by, league, options, as_match, allow_similar) -> Game:
+    if not policy.can_start_game(by, league):
+        raise NotAllowed("only the league's owners and scorekeepers can start its games")
     seated: dict[str, Any] = {}
+    new_names: dict[str, str] = {}
     for seat in SEATS:
         choice = seats.get(seat) if isinstance(seats, Mapping) else None
         if isinstance(choice, str):
-            try:
-                seated[seat] = player_create(name=choice, by=by).pk
-            except InvalidInput as error:
-                raise InvalidInput(error.message, field=f"seats.{seat}") from None
+            key = name_key(choice)
+            if key and key in new_names.values():
+                raise InvalidInput(f"{choice.strip()} is typed in two seats", field=f"seats.{seat}")
+            new_names[seat] = key
+            seated[seat] = player_create(name=choice, by=by, league=league, allow_similar=allow_similar,
+                                         field=f"seats.{seat}").pk
         else:
             seated[seat] = choice
     if as_match:

@@ -21,7 +21,7 @@ from .matches import match_refresh
 FORMAT = "scorekeeper-league"
 VERSION = 1
 # How the messages name the JSON kinds a document's parts must be.
-JSON_KINDS = {dict: "an object", list: "a list", str: "a string"}
+JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
 
 
 def stamp(moment) -> str | None:
@@ -107,6 +107,7 @@ def league_import(*, document: dict[str, Any], by=None) -> League:
         players[require(entry, "key", str, "player")] = Player.objects.create(
             name=require(entry, "name", str, "player"), created_by=by
         )
+    league.players.add(*players.values())
     matches = {}
     games = require(document, "games", list, "document")
     for entry in document.get("matches", []):

@@ -1,32 +1,68 @@
 """The site's pages: thin views over selectors (reads) and services (writes).
 
 Every check of who may see or change something goes through ``games.policy``; every write
-through ``games.services``. Forms post and redirect, so the pages work without JavaScript.
+through ``games.services``. Forms post and redirect, so the pages work without JavaScript; the
+script on the table page adds the offline outbox on top (``static/table.js``, ``static/outbox.js``).
 """
 
+from .accounts import password_reset, profile, signup
+from .app import manifest, offline, service_worker
+from .hands import game_abandon, hand_correct, hand_record, hand_undo
 from .home import home
-from .leagues import league_detail, league_member
+from .invitations import invitation, league_invitation, league_invitation_qr, league_invitations, league_leave
+from .league_players import (
+    league_claim_decide,
+    league_player_add,
+    league_player_claim,
+    league_player_link,
+    league_player_merge,
+    league_player_unlink,
+    league_players,
+)
+from .leagues import league_detail, league_edit, league_member, league_new
 from .live import live, live_board
 from .matches import match_detail
 from .new_game import new_game
 from .players import player_detail
+from .sharing import game_sharing
 from .standings import league_table
-from .table import game_abandon, game_scorekeepers, hand_correct, hand_record, hand_undo, table
+from .table import game_scorekeepers, table
 
 __all__ = [
     "game_abandon",
+    "game_scorekeepers",
+    "game_sharing",
     "hand_correct",
     "hand_record",
     "hand_undo",
     "home",
+    "invitation",
+    "league_claim_decide",
     "league_detail",
+    "league_edit",
+    "league_invitation",
+    "league_invitation_qr",
+    "league_invitations",
+    "league_leave",
     "league_member",
+    "league_new",
+    "league_player_add",
+    "league_player_claim",
+    "league_player_link",
+    "league_player_merge",
+    "league_player_unlink",
+    "league_players",
     "league_table",
     "live",
     "live_board",
+    "manifest",
     "match_detail",
     "new_game",
+    "offline",
+    "password_reset",
     "player_detail",
+    "profile",
+    "service_worker",
+    "signup",
     "table",
-    "game_scorekeepers",
 ]

@@ -18,7 +18,8 @@ from games.errors import (
 )
 from games.forms import RefusalForm, hand_form_class
 from games.forms.base import SEAT_WORDS, seat_names
-from games.models import Game, Hand, League
+from games.models import Game, Hand, HandRevision, League
+from games.models.people import display_name
 from games.summary import GameSummary, game_summary
 
 from .chart import score_chart
@@ -84,8 +85,30 @@ def side_rows(game: Game, summary: GameSummary) -> list[dict[str, Any]]:
     ]
 
 
-def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
-    """The scoreboard, the history and the chart of a game, from its summary and its hands."""
+def who(user) -> str:
+    """How a person is named on the pages: their display name, never their login name."""
+    if user is None:
+        return "someone whose account is gone"
+    return display_name(user)
+
+
+def trails(revisions: list[HandRevision], describe, seats: dict[str, str]) -> dict[int, list[dict[str, Any]]]:
+    """Each hand number's corrections and undos, oldest first: who, when, why, the entry before and after."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for revision in revisions:
+        out.setdefault(revision.number, []).append({
+            "undo": revision.action == HandRevision.Action.UNDO,
+            "who": who(revision.changed_by),
+            "when": revision.changed_at,
+            "reason": revision.reason,
+            "before": describe(revision.previous_record, {}, seats),
+            "after": describe(revision.new_record, {}, seats) if revision.new_record is not None else "",
+        })
+    return out
+
+
+def board(game: Game, hands: list[Hand], *, revisions: list[HandRevision] = ()) -> dict[str, Any]:
+    """The scoreboard, the history (with each hand's trail of corrections and undos) and the chart of a game."""
     summary = game_summary(game)
     ruleset = game.ruleset
     sides = ruleset.sides
@@ -93,6 +116,7 @@ def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int]
     names = {row["key"]: row["name"] for row in rows}
     seats = seat_names(game)
     form_class = hand_form_class(game.game_type)
+    trail = trails(list(revisions), form_class.describe, seats)
     history = [
         {
             "number": hand.number,
@@ -105,11 +129,15 @@ def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int]
             "totals": [hand.totals.get(side, 0) for side in sides],
             "extras": [(extra.many.capitalize(), [hand.extras.get(extra.name, {}).get(side, 0) for side in sides])
                        for extra in ruleset.extras_shown],
-            "corrected": hand.number in corrected,
+            "trail": trail.get(hand.number, []),
+            "corrected": any(not change["undo"] for change in trail.get(hand.number, [])),
             "last": hand.number == game.hand_count,
         }
         for hand in hands
     ]
+    # Hands taken back and not entered again: shown where they were, with who took them back.
+    undone = [{"number": number, "trail": changes} for number, changes in sorted(trail.items(), reverse=True)
+              if number > game.hand_count]
     return {
         "game": game,
         "summary": summary,
@@ -126,6 +154,8 @@ def board(game: Game, hands: list[Hand], *, corrected: set[int] | frozenset[int]
         "in_progress": summary.in_progress,
         "winner_names": names.get(summary.winner, "") if summary.winner else "",
         "history": history,
+        "undone": undone,
+        "history_help": form_class.history_help,
         "chart": score_chart(sides, names, [hand.totals for hand in hands], game.options.get("target")),
     }
 

@@ -23,4 +23,5 @@ def home(request):
         "my_leagues": selectors.my_leagues(user=user),
         "leagues": selectors.leagues_for(user=user)[:20],
         "results": game_rows(selectors.finished_games(user=user, limit=10)),
+        "invitations": selectors.invitations_for(user=user),
     })

@@ -1,4 +1,5 @@
-"""A league: its standings (stored tables per game type, sortable), live and recent games, members, adding members."""
+"""A league: its standings (stored tables per game type, sortable), live and recent games, members; creating
+a league, editing it, and the owner's one form for a person (invite, lower a role, remove)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,31 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games import policy, selectors, services
-from games.forms import MemberForm
-from games.models import Game, League
+from games.forms import LeagueForm, MemberForm
+from games.models import Game, Invitation, League, display_name
 
 from .common import submitted, visible_league_or_404
 from .home import game_rows
 from .standings import chosen_sort, standings_view
+
+
+def managed_league_or_404(request, slug: str) -> League:
+    """The league, if the user may manage it (a 404 if they may not even see it, else a 403)."""
+    league = visible_league_or_404(request, slug)
+    if not policy.can_manage_league(request.user, league):
+        raise PermissionDenied("Only the league's owners can do that.")
+    return league
+
+
+def member_rows(request, league: League) -> list[dict]:
+    """Each member by display name; their login name only for the league's own members."""
+    usernames = policy.can_see_usernames(request.user, league)
+    return [{"name": display_name(m.user), "username": m.user.username if usernames else None,
+             "role": m.get_role_display(), "me": m.user_id == request.user.pk}
+            for m in selectors.league_members(league=league)]
 
 
 def league_context(request, league: League, *, member_form=None):
@@ -29,7 +46,8 @@ def league_context(request, league: League, *, member_form=None):
         "standings": standings,
         "live": game_rows(selectors.league_games(league=league, status=Game.Status.IN_PROGRESS, limit=20)),
         "recent": game_rows(recent),
-        "members": selectors.league_members(league=league),
+        "members": member_rows(request, league),
+        "role": policy.league_role(request.user, league),
         "can_manage": can_manage,
         "can_start": policy.can_start_game(request.user, league),
         "member_form": (member_form or MemberForm()) if can_manage else None,
@@ -42,18 +60,56 @@ def league_detail(request, slug: str):
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def league_new(request):
+    form = LeagueForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            league = submitted(form, services.league_create, name=data["name"], slug=data["slug"] or None,
+                               is_public=form.is_public, default_options=form.default_options(), by=request.user,
+                               idempotency_key=data["idempotency_key"] or None)
+            if league is not None:
+                messages.success(request, f"{league.name} is ready. Invite your scorekeepers and members next.")
+                return redirect("league", slug=league.slug)
+            status = form.status
+    return render(request, "leagues/form.html", {"form": form, "league": None}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_edit(request, slug: str):
+    league = managed_league_or_404(request, slug)
+    form = LeagueForm(request.POST or None, league=league)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid() and submitted(form, services.league_update, league=league, by=request.user,
+                                         name=form.cleaned_data["name"], is_public=form.is_public,
+                                         default_options=form.default_options()):
+            messages.success(request, f"{league.name} saved.")
+            return redirect("league", slug=league.slug)
+        status = form.status if form.refusal else status
+    return render(request, "leagues/form.html", {"form": form, "league": league}, status=status)
+
+
+@login_required
 @require_POST
 def league_member(request, slug: str):
-    league = visible_league_or_404(request, slug)
-    if not policy.can_manage_league(request.user, league):
-        raise PermissionDenied("Only the league's owners can manage its members.")
+    league = managed_league_or_404(request, slug)
     form = MemberForm(request.POST)
     if form.is_valid():
         role = form.role_value()
-        # Removing someone gives None: the form's refusal says whether the call was refused.
-        submitted(form, services.league_set_member, league=league, user=form.user, role=role, by=request.user)
+        done = submitted(form, services.league_member_change, league=league, user=form.user, role=role,
+                         by=request.user)
         if form.refusal is None:
-            name = form.cleaned_data["username"]
-            messages.success(request, f"{name} removed." if role is None else f"{name} is now a {role}.")
+            name = display_name(form.user)
+            if isinstance(done, Invitation):
+                messages.success(request, f"{name} is invited as {done.get_role_display().lower()}; "
+                                          "they accept from their home page.")
+            else:
+                messages.success(request, f"{name} removed." if role is None else f"{name} is now a {role}.")
             return redirect("league", slug=league.slug)
     return render(request, "leagues/detail.html", league_context(request, league, member_form=form), status=400)

@@ -31,7 +31,7 @@ def rematch_initial(request, game_type: str, league: League | None) -> dict:
     pk = request.GET.get("rematch", "")
     if not pk.isdigit():
         return {}
-    game = Game.objects.select_related("league").filter(pk=int(pk)).first()
+    game = Game.objects.select_related("league", *selectors.SEATED).filter(pk=int(pk)).first()
     if game is None or not policy.can_view_game(request.user, game) or game.game_type != game_type:
         return {}
     initial = {f"seat_{seat}": str(player_id) for seat, player_id in game.seat_ids.items()}
@@ -57,7 +57,7 @@ def new_game(request):
     if not policy.can_start_game(request.user, league):
         raise PermissionDenied("Only the league's owners and scorekeepers can start its games.")
     defaults = dict((league.default_options or {}).get(game_type, {})) if league else {}
-    players = selectors.players_to_seat()
+    players = selectors.players_to_seat(user=request.user, league=league)
     kwargs = {"game_type": game_type, "players": players, "defaults": defaults}
     status = 200
     if request.method == "POST":
@@ -65,7 +65,9 @@ def new_game(request):
         status = 400
         if form.is_valid():
             game = submitted(form, services.table_start, game_type=game_type, seats=form.seats(), by=request.user,
-                             league=league, options=form.options(), as_match=form.as_match)
+                             league=league, options=form.options(), as_match=form.as_match,
+                             idempotency_key=form.cleaned_data["idempotency_key"] or None,
+                             allow_similar=form.allow_similar)
             if game is not None:
                 return redirect("table", game_id=game.pk)
             status = form.status

@@ -65,7 +65,7 @@ def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
 
 def player_detail(request, player_id: int):
     player = Player.objects.filter(pk=player_id).first()
-    if player is None:
+    if player is None or not policy.can_view_player(request.user, player):
         raise Http404("No such player")
     leagues = policy.visible_leagues(request.user)
     results = selectors.player_standings(player=player, leagues=leagues)

@@ -12,12 +12,6 @@ SPADES_HAND = {"bids": {"N": 3, "E": 2, "S": 4, "W": 3}, "tricks": {"N": 4, "E":
 SHORT_HAND = {"bids": {"N": 3, "E": 2, "S": 4, "W": 3}, "tricks": {"N": 4, "E": 1, "S": 4, "W": 3}}
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    # Hashing a password the production way takes a quarter second; the actors need five of them.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def client_for(db):
     """``client_for(user)``: a client sending the user's token; ``client_for(None)``: anonymous."""

@@ -70,7 +70,7 @@ def test_read_game_with_hands(as_owner, spades, owner):
     assert hand["dealer"] == "N"
     assert hand["record"] == SPADES_HAND
     assert hand["delta"] == {"NS": 72, "EW": -50}
-    assert hand["entered_by"] == "owner"
+    assert hand["entered_by"] == "Owner D."  # a display name, never the login name
     assert hand["bags"] == {"NS": 2, "EW": 0}
 
 
@@ -86,24 +86,29 @@ def several_games(start_game, owner, seats, players, league):
     spades = start_game("spades")
     smudge = start_game("smudge")
     casual = start_game("trumps", in_league=False)
+    # A casual game that its creator shared: anyone may read it. (Another one, unshared, is seen by nobody else.)
+    from games.services import game_set_public
+
+    game_set_public(game=casual, public=True, by=owner)
+    start_game("spades", in_league=False)
     game_abandon(game=smudge, by=owner)
     eve = player_create(name="Eve", by=owner)
     other = game_start(game_type="thieving_stink", seats={**seats, "W": eve.pk}, by=owner, league=league)
     from games.models import Game
 
     Game.objects.filter(pk=casual.pk).update(started_at=timezone.now() - datetime.timedelta(days=10))
-    return {"spades": spades.pk, "smudge": smudge.pk, "casual": casual.pk, "other": other.pk, "eve": eve.pk}
+    return {"spades": spades.pk, "smudge": smudge.pk, "public_casual": casual.pk, "other": other.pk, "eve": eve.pk}
 
 
 @pytest.mark.parametrize(("query", "expected"), [
-    ("", ["other", "smudge", "spades", "casual"]),
+    ("", ["other", "smudge", "spades", "public_casual"]),
     ("?game_type=spades", ["spades"]),
     ("?status=abandoned", ["smudge"]),
     ("?league={league}", ["other", "smudge", "spades"]),
     ("?player={eve}", ["other"]),
-    ("?started_before={today}", ["casual"]),
+    ("?started_before={today}", ["public_casual"]),
     ("?started_after={today}", ["other", "smudge", "spades"]),
-    ("?started_on={ten_days_ago}", ["casual"]),
+    ("?started_on={ten_days_ago}", ["public_casual"]),
 ])
 def test_list_filters(anonymous, several_games, league, query, expected):
     today = timezone.now().date()
@@ -111,7 +116,7 @@ def test_list_filters(anonymous, several_games, league, query, expected):
                          ten_days_ago=today - datetime.timedelta(days=10))
     response = anonymous.get("/api/v1/games/" + query)
     assert response.status_code == 200
-    names = {pk: name for name, pk in several_games.items()}
+    names = {pk: name for name, pk in several_games.items() if name != "eve"}
     assert sorted(names[game["id"]] for game in response.json()["results"]) == sorted(expected)
 
 

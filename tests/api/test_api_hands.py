@@ -106,7 +106,7 @@ def test_undo_last_hand(as_owner, spades):
     assert response.json()["hand_count"] == 1
     assert response.json()["totals"] == {"NS": 72, "EW": -50}
     history = as_owner.get(f"/api/v1/games/{spades.pk}/hands/2/revisions/").json()
-    assert [(r["action"], r["reason"], r["changed_by"]) for r in history] == [("undo", "entered twice", "owner")]
+    assert [(r["action"], r["reason"], r["changed_by"]) for r in history] == [("undo", "entered twice", "Owner D.")]
     assert history[0]["previous_record"] == SPADES_HAND
 
 

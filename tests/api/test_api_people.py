@@ -27,13 +27,21 @@ def test_token_refuses_unknown_fields(anonymous, owner):
     assert response.json()["otp"] == ["unknown field"]
 
 
-def test_players_create_read_update_list(as_owner, anonymous):
-    created = as_owner.post("/api/v1/players/", {"name": "  Eve "}, format="json").json()
+def test_players_create_read_update_list(as_owner, anonymous, league):
+    created = as_owner.post("/api/v1/players/", {"name": "  Eve ", "league": league.pk}, format="json").json()
     assert created["name"] == "Eve"
     assert anonymous.get(f"/api/v1/players/{created['id']}/").json()["name"] == "Eve"
     renamed = as_owner.patch(f"/api/v1/players/{created['id']}/", {"name": "Evie"}, format="json")
     assert renamed.json()["name"] == "Evie"
     assert [p["name"] for p in anonymous.get("/api/v1/players/").json()["results"]] == ["Evie"]
+
+
+def test_a_player_for_casual_games_is_seen_by_whoever_added_them_only(as_owner, anonymous, client_for, stranger):
+    created = as_owner.post("/api/v1/players/", {"name": "Eve"}, format="json").json()
+    assert as_owner.get(f"/api/v1/players/{created['id']}/").status_code == 200
+    for outsider in (anonymous, client_for(stranger)):
+        assert outsider.get(f"/api/v1/players/{created['id']}/").status_code == 404
+        assert outsider.get("/api/v1/players/").json()["count"] == 0
 
 
 def test_player_needs_a_name(as_owner):
@@ -66,17 +74,30 @@ def test_league_house_rules_are_checked_by_the_engine(as_owner):
 def test_a_taken_slug_is_a_400_beside_the_slug(as_owner, league):
     response = as_owner.post("/api/v1/leagues/", {"name": "Again", "slug": league.slug}, format="json")
     assert response.status_code == 400
-    assert response.json()["slug"] == [f'the slug "{league.slug}" is taken']
+    assert response.json()["slug"] == [f'the address "{league.slug}" is taken by another league; choose another']
 
 
-def test_members_add_change_remove(as_owner, league, member, stranger, anonymous):
+def test_members_invite_accept_change_remove(as_owner, league, member, stranger, anonymous, client_for):
     path = f"/api/v1/leagues/{league.pk}/members/"
-    added = as_owner.post(path, {"username": "stranger", "role": "scorekeeper"}, format="json")
-    assert added.status_code == 201
-    assert added.json()["role"] == "scorekeeper"
-    roles = {m["username"]: m["role"] for m in anonymous.get(path).json()["results"]}
+    invited = as_owner.post(path, {"username": "stranger", "role": "scorekeeper"}, format="json")
+    assert invited.status_code == 202
+    assert (invited.json()["role"], invited.json()["invitee"], invited.json()["status"]) == (
+        "scorekeeper", "stranger", "open")
+    assert not Membership.objects.filter(league=league, user=stranger).exists()
+    as_stranger = client_for(stranger)
+    assert [i["id"] for i in as_stranger.get("/api/v1/invitations/").json()] == [invited.json()["id"]]
+    accepted = as_stranger.post(f"/api/v1/invitations/{invited.json()['token']}/accept/")
+    assert accepted.status_code == 201 and accepted.json()["role"] == "scorekeeper"
+    # Outsiders see display names only; members see login names too.
+    names = {m["display_name"]: (m["username"], m["role"]) for m in anonymous.get(path).json()["results"]}
+    assert names == {"Owner D.": (None, "owner"), "Member D.": (None, "member"),
+                     "Stranger D.": (None, "scorekeeper")}
+    roles = {m["username"]: m["role"] for m in as_owner.get(path).json()["results"]}
     assert roles == {"owner": "owner", "member": "member", "stranger": "scorekeeper"}
-    assert as_owner.put(path + "stranger/", {"role": "owner"}, format="json").json()["role"] == "owner"
+    promoted = as_owner.put(path + "stranger/", {"role": "owner"}, format="json")
+    assert promoted.status_code == 202 and promoted.json()["role"] == "owner"
+    lowered = as_owner.put(path + "stranger/", {"role": "member"}, format="json")
+    assert lowered.status_code == 200 and lowered.json()["role"] == "member"
     assert as_owner.delete(path + "stranger/").status_code == 204
     assert not Membership.objects.filter(league=league, user=stranger).exists()
     gone = as_owner.delete(path + "stranger/")

@@ -1,7 +1,8 @@
 """Who may write what: every write endpoint against owner, scorekeeper, member, stranger and anonymous.
 
-Writers in a league are its owners and scorekeepers; only owners manage the league and its members;
-a stranger is refused (403); anonymous requests are asked to sign in (401, with WWW-Authenticate).
+Writers in a league are its owners and scorekeepers; only owners manage the league, its members,
+invitations and players; a stranger is refused (403); anonymous requests are asked to sign in (401,
+with WWW-Authenticate). Addressing a member by login name is for the league's members (404 to others).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ def expect(ok: int, **refused: int) -> dict[str, int]:
 
 ANY_USER = {"owner": 201, "scorekeeper": 201, "member": 201, "stranger": 201, "anonymous": 401}
 OWNER_ONLY = {"scorekeeper": 403}
+MEMBERS = {"owner": 202, "scorekeeper": 202, "member": 202, "stranger": 403, "anonymous": 401}
+# A casual game is seen by its table only: to anyone else it is not there (404).
+CASUAL_CREATOR = {"owner": 200, "scorekeeper": 404, "member": 404, "stranger": 404, "anonymous": 401}
 
 # (name, method, path, body, expected status per actor)
 WRITES = [
@@ -29,12 +33,35 @@ WRITES = [
     ("create league", "post", "/api/v1/leagues/", lambda w: {"name": "Fridays"}, ANY_USER),
     ("update league", "patch", "/api/v1/leagues/{league}/", lambda w: {"name": "Thursdays"},
      expect(200, **OWNER_ONLY)),
-    ("add member", "post", "/api/v1/leagues/{league}/members/",
-     lambda w: {"username": "stranger", "role": "member"}, expect(201, **OWNER_ONLY)),
-    ("change role", "patch", "/api/v1/leagues/{league}/members/member/", lambda w: {"role": "scorekeeper"},
-     expect(200, **OWNER_ONLY)),
+    ("invite member", "post", "/api/v1/leagues/{league}/members/",
+     lambda w: {"username": "stranger", "role": "member"}, expect(202, **OWNER_ONLY)),
+    ("raise role", "patch", "/api/v1/leagues/{league}/members/member/", lambda w: {"role": "scorekeeper"},
+     expect(202, stranger=404, **OWNER_ONLY)),
+    ("lower role", "patch", "/api/v1/leagues/{league}/members/scorekeeper/", lambda w: {"role": "member"},
+     expect(200, stranger=404, **OWNER_ONLY)),
+    # Owners remove members; a member may leave.
     ("remove member", "delete", "/api/v1/leagues/{league}/members/member/", lambda w: None,
-     expect(204, **OWNER_ONLY)),
+     expect(204, member=204, stranger=404, **OWNER_ONLY)),
+    ("make invitation", "post", "/api/v1/leagues/{league}/invitations/", lambda w: {"role": "scorekeeper"},
+     expect(201, **OWNER_ONLY)),
+    ("withdraw invitation", "delete", "/api/v1/leagues/{league}/invitations/{invitation}/", lambda w: None,
+     expect(200, **OWNER_ONLY)),
+    # A scorekeeper link: whoever is not yet a scorekeeper or more joins (or is raised); the others are told.
+    ("accept invitation", "post", "/api/v1/invitations/{link}/accept/", lambda w: None,
+     {"owner": 400, "scorekeeper": 400, "member": 201, "stranger": 201, "anonymous": 401}),
+    ("decline invitation", "post", "/api/v1/invitations/{for_stranger}/decline/", lambda w: None,
+     {"owner": 403, "scorekeeper": 403, "member": 403, "stranger": 200, "anonymous": 401}),
+    ("add league player", "post", "/api/v1/leagues/{league}/players/", lambda w: {"name": "Zed"}, expect(201)),
+    ("link player", "post", "/api/v1/leagues/{league}/players/{extra}/link/", lambda w: {"username": "member"},
+     expect(200, **OWNER_ONLY)),
+    ("merge players", "post", "/api/v1/leagues/{league}/players/merge/",
+     lambda w: {"keep": w["player"], "merge": w["extra"]}, expect(200, **OWNER_ONLY)),
+    ("claim player", "post", "/api/v1/leagues/{league}/players/{extra}/claim/", lambda w: None, MEMBERS),
+    ("decide claim", "post", "/api/v1/leagues/{league}/claims/{claim}/", lambda w: {"approve": False},
+     expect(200, **OWNER_ONLY)),
+    ("share casual game", "patch", "/api/v1/games/{casual}/", lambda w: {"is_public": True}, CASUAL_CREATOR),
+    ("edit own profile", "patch", "/api/v1/me/", lambda w: {"display_name": "Someone"},
+     {"owner": 200, "scorekeeper": 200, "member": 200, "stranger": 200, "anonymous": 401}),
     ("start game", "post", "/api/v1/games/",
      lambda w: {"game_type": "spades", "league": w["league"], "seats": w["seats"]}, expect(201)),
     ("start match", "post", "/api/v1/matches/",
@@ -49,10 +76,25 @@ WRITES = [
 
 @pytest.fixture
 def world(owner, scorekeeper, member, stranger, league, seats, players, spades):
-    from games.services import hand_record
+    from games.services import (
+        game_start,
+        hand_record,
+        invitation_create,
+        player_claim,
+        player_create,
+    )
 
     hand_record(game=spades, record=SPADES_HAND, by=owner)
-    return {"league": league.pk, "seats": seats, "player": players[0].pk, "game": spades.pk}
+    extra = player_create(name="Extra", by=owner, league=league)
+    claimed = player_create(name="Claimed", by=owner, league=league)
+    return {
+        "league": league.pk, "seats": seats, "player": players[0].pk, "game": spades.pk, "extra": extra.pk,
+        "invitation": invitation_create(league=league, role="member", by=owner).pk,
+        "link": invitation_create(league=league, role="scorekeeper", max_uses=10, by=owner).token,
+        "for_stranger": invitation_create(league=league, role="member", by=owner, invitee=stranger).token,
+        "claim": player_claim(league=league, player=claimed, by=member).pk,
+        "casual": game_start(game_type="spades", seats=seats, by=owner).pk,
+    }
 
 
 @pytest.mark.parametrize("actor", ACTORS)
@@ -71,6 +113,8 @@ def test_write_permission_matrix(request, client_for, world, actor, name, method
 @pytest.mark.parametrize("path", [
     "/api/v1/leagues/{league}/", "/api/v1/leagues/{league}/members/", "/api/v1/games/{game}/",
     "/api/v1/games/{game}/hands/", "/api/v1/games/{game}/hands/1/", "/api/v1/games/{game}/hands/1/revisions/",
+    "/api/v1/leagues/{league}/players/", "/api/v1/leagues/{league}/standings/", "/api/v1/players/{player}/",
+    "/api/v1/players/{player}/ratings/", "/api/v1/leagues/{league}/members/owner/",
 ])
 def test_private_league_is_invisible_to_outsiders(request, client_for, world, private_league, actor, path):
     user = None if actor == "anonymous" else request.getfixturevalue(actor)
@@ -99,6 +143,25 @@ def test_private_league_is_left_out_of_lists(client_for, world, private_league, 
     client = client_for(stranger)
     assert client.get("/api/v1/leagues/").json()["count"] == 0
     assert client.get("/api/v1/games/").json()["count"] == 0
+    assert client.get("/api/v1/players/").json()["count"] == 0
+    assert client.get("/api/v1/matches/").json()["count"] == 0
+
+
+def test_private_league_answers_are_private_to_caches(client_for, world, private_league, member, anonymous):
+    response = client_for(member).get(f"/api/v1/leagues/{world['league']}/")
+    assert response.status_code == 200
+    assert "private" in response["Cache-Control"] and "Authorization" in response["Vary"]
+    assert "private" not in anonymous.get("/api/v1/leagues/").get("Cache-Control", "")
+
+
+def test_outsiders_see_display_names_never_login_names(anonymous, client_for, stranger, world):
+    game = anonymous.get(f"/api/v1/games/{world['game']}/").json()
+    assert game["hands"][0]["entered_by"] == "Owner D."
+    members = anonymous.get(f"/api/v1/leagues/{world['league']}/members/").json()["results"]
+    assert {m["username"] for m in members} == {None}
+    assert {m["display_name"] for m in members} == {"Owner D.", "Scorekeeper D.", "Member D."}
+    members = client_for(stranger).get(f"/api/v1/leagues/{world['league']}/members/").json()["results"]
+    assert {m["username"] for m in members} == {None}
 
 
 def test_public_league_game_is_readable_by_anyone(anonymous, world):

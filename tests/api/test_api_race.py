@@ -44,17 +44,16 @@ def race(game, users) -> list[int]:
 
 
 def racers(make_user, league, owner):
-    from games.services import league_set_member
+    from tests.conftest import join
 
     users = [owner]
     for n in range(RACERS - 1):
         user = make_user(f"keeper{n}")
-        league_set_member(league=league, user=user, role="scorekeeper", by=owner)
+        join(league, user, "scorekeeper", owner)
         users.append(user)
     return users
 
 
-@pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_posts_for_the_same_hand_on_postgres(postgres, make_user, league, owner, start_game):
     game = start_game("spades")

@@ -18,9 +18,10 @@ def actor_client(request, client_for, actor):
     return client_for(None if actor == "anonymous" else request.getfixturevalue(actor))
 
 
-# The creator may; anyone else signed in is refused (403), a league owner too; anonymous: 401.
-ADD = {"creator": 201, "helper": 403, "owner": 403, "stranger": 403, "anonymous": 401}
-REMOVE = {"creator": 204, "helper": 403, "owner": 403, "stranger": 403, "anonymous": 401}
+# The creator may; anyone else signed in does not even see the (unshared) game: 404, a league owner too;
+# a scorekeeper sees it but is refused (403); anonymous: 401.
+ADD = {"creator": 201, "helper": 404, "owner": 404, "stranger": 404, "anonymous": 401}
+REMOVE = {"creator": 204, "helper": 403, "owner": 404, "stranger": 404, "anonymous": 401}
 
 
 @pytest.mark.parametrize("actor", ACTORS)
@@ -49,7 +50,7 @@ def test_an_added_scorekeeper_can_record_hands(client_for, casual, creator, help
     from tests.api.conftest import SPADES_HAND
 
     url = f"/api/v1/games/{casual.pk}/hands/"
-    assert client_for(helper).post(url, SPADES_HAND, format="json").status_code == 403
+    assert client_for(helper).post(url, SPADES_HAND, format="json").status_code == 404
     client_for(creator).post(f"/api/v1/games/{casual.pk}/scorekeepers/", {"username": "helper"}, format="json")
     assert client_for(helper).post(url, SPADES_HAND, format="json").status_code == 201
 
@@ -63,10 +64,18 @@ def test_a_league_game_has_no_scorekeepers_of_its_own(request, client_for, spade
     assert client.delete(f"/api/v1/games/{spades.pk}/scorekeepers/helper/").status_code == 400
 
 
-def test_anyone_may_read_a_casual_games_scorekeepers(anonymous, casual, helper):
+def test_only_its_scorekeepers_read_a_casual_games_scorekeepers(client_for, anonymous, casual, creator, helper,
+                                                                stranger):
+    from games.services import game_set_public
+
     casual.scorekeepers.add(helper)
-    response = anonymous.get(f"/api/v1/games/{casual.pk}/scorekeepers/")
+    game_set_public(game=casual, public=True, by=creator)
+    response = client_for(helper).get(f"/api/v1/games/{casual.pk}/scorekeepers/")
     assert response.json() == {"game": casual.pk, "created_by": "creator", "scorekeepers": ["helper"]}
+    # Others may follow the shared game, but not learn its scorekeepers' login names.
+    assert anonymous.get(f"/api/v1/games/{casual.pk}/").status_code == 200
+    for outsider in (anonymous, client_for(stranger)):
+        assert outsider.get(f"/api/v1/games/{casual.pk}/scorekeepers/").status_code == 403
 
 
 def test_unknown_user_is_a_400_beside_username(client_for, casual, creator):

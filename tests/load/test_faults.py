@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from loadtest.scenarios import Size
-
-pytestmark = pytest.mark.services
 
 
 def run(session, name: str, tables: int):

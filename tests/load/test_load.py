@@ -3,11 +3,7 @@ Redis and a Celery worker, with retries, double taps and races (``make load`` ru
 
 from __future__ import annotations
 
-import pytest
-
 from loadtest.scenarios import Size
-
-pytestmark = pytest.mark.services
 
 
 def test_every_table_keeps_exactly_the_hands_it_sent_and_totals_equal_a_replay(load_session):

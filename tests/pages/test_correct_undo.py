@@ -25,7 +25,8 @@ def test_correction_form_is_prefilled_with_the_record(owner_client, game):
     response = owner_client.get(reverse("hand-correct", args=[game.pk, 1]))
     form = response.context["form"]
     assert form["bid_E"].value() == "4" and form["tricks_W"].value() == "2"
-    assert "reason" in form.fields and "idempotency_key" not in form.fields
+    # A correction has a reason and its own key (sent twice, it corrects once), but no expected number.
+    assert "reason" in form.fields and "idempotency_key" in form.fields and "expected_number" not in form.fields
 
 
 def test_correction_rescores_and_keeps_history(owner_client, game):

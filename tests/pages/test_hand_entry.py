@@ -14,7 +14,8 @@ def test_spades_hand_is_recorded_and_redirects_to_the_table(post_hand, start_gam
     game = start_game("spades")
     response = post_hand(game, **spades_fields([3, 4, 4, 2], [4, 4, 3, 2]))
     assert response.status_code == 302
-    assert response["Location"] == reverse("table", args=[game.pk]) + "#hand-1"
+    # Back to the top of the table: the new totals, the confirmation and the next hand's entry.
+    assert response["Location"] == reverse("table", args=[game.pk])
     game.refresh_from_db()
     assert game.totals == {"NS": 70, "EW": 60}
     assert Hand.objects.get(game=game).record == {"bids": {"N": 3, "E": 4, "S": 4, "W": 2},

@@ -97,14 +97,20 @@ def test_private_league_is_404_for_non_members(client, signed_in, owner, strange
     assert signed_in(owner).get(reverse("league", args=[private.slug])).status_code == 200
 
 
-def test_owner_adds_a_scorekeeper(owner_client, league, make_user):
-    make_user("newbie")
+def test_adding_a_scorekeeper_invites_them_and_they_accept(owner_client, signed_in, league, make_user):
+    newbie = make_user("newbie")
     page = owner_client.get(reverse("league", args=[league.slug])).content.decode()
-    assert "Add a scorekeeper" in page
+    assert "Invite someone who has an account" in page
     response = owner_client.post(reverse("league-member", args=[league.slug]),
                                  {"username": "newbie", "role": "scorekeeper"})
     assert response.status_code == 302
-    assert Membership.objects.get(league=league, user__username="newbie").role == "scorekeeper"
+    assert not Membership.objects.filter(league=league, user=newbie).exists()
+    client = signed_in(newbie)
+    invitation = client.get(reverse("home")).context["invitations"][0]
+    assert invitation.league == league and invitation.role == "scorekeeper"
+    accepted = client.post(reverse("invitation", args=[invitation.token]), {"action": "accept"})
+    assert accepted["Location"] == reverse("league", args=[league.slug])
+    assert Membership.objects.get(league=league, user=newbie).role == "scorekeeper"
 
 
 def test_owner_removes_a_member(owner_client, league, member):
@@ -126,7 +132,7 @@ def test_the_last_owner_cannot_step_down(owner_client, league):
 
 def test_non_owners_see_no_member_form_and_cannot_post(signed_in, scorekeeper, league, stranger):
     client = signed_in(scorekeeper)
-    assert "Add a scorekeeper" not in client.get(reverse("league", args=[league.slug])).content.decode()
+    assert 'id="add-member"' not in client.get(reverse("league", args=[league.slug])).content.decode()
     response = client.post(reverse("league-member", args=[league.slug]), {"username": "stranger", "role": "owner"})
     assert response.status_code == 403
     assert not Membership.objects.filter(league=league, user=stranger).exists()

@@ -25,8 +25,8 @@ def test_match_page_through_three_games(client, owner, seats, league):
     assert response.context["totals"][0]["player"].name == "Ann"  # N partners everyone, wins every game
 
 
-def test_match_in_progress_links_to_the_current_game(client, owner, seats):
-    match = match_start(game_type="trumps", seats=seats, by=owner)
+def test_match_in_progress_links_to_the_current_game(client, owner, seats, league):
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league)
     response = client.get(reverse("match", args=[match.pk]))
     assert response.context["current"].match_game_number == 1
     assert "to come" in response.content.decode()
@@ -49,8 +49,8 @@ def test_unknown_match_is_404(client):
 
 
 @pytest.mark.parametrize("finished_games", [0, 2])
-def test_match_page_queries_are_fixed(client, owner, seats, finished_games, django_assert_max_num_queries):
-    match = match_start(game_type="trumps", seats=seats, by=owner, options={"target": 5})
+def test_match_page_queries_are_fixed(client, owner, seats, league, finished_games, django_assert_max_num_queries):
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
     for number in range(1, finished_games + 1):
         hand_record(game=Game.objects.get(match=match, match_game_number=number), record=MADE, by=owner)
     with django_assert_max_num_queries(4):

@@ -57,11 +57,16 @@ def test_private_leagues_ratings_and_games_show_only_to_members(client, signed_i
     assert {slug for slug, _ in cards_of(signed_in(owner).get(url))} == {league.slug, private.slug}
 
 
-def test_casual_games_are_listed_but_not_rated(client, owner, seats, players):
+def test_casual_games_are_listed_but_not_rated(signed_in, owner, seats, players):
     game_start(game_type="spades", seats=seats, by=owner)
-    response = client.get(reverse("player", args=[players[0].pk]))
+    response = signed_in(owner).get(reverse("player", args=[players[0].pk]))
     assert response.context["cards"] == [] and len(response.context["games"]) == 1
     assert "casual games are not rated" in response.content.decode()
+
+
+def test_a_private_casual_game_is_left_out_for_others(client, owner, seats, players):
+    game_start(game_type="spades", seats=seats, by=owner)
+    assert client.get(reverse("player", args=[players[0].pk])).context["games"] == []
 
 
 def test_unknown_player_is_404(client):
@@ -77,7 +82,7 @@ def test_player_page_queries_are_fixed(client, owner, finish, recompute, players
             for _ in range(games):
                 finish(game_type, league=other)
         recompute(other)
-    # Player, their standings, ratings and history, figures, games.
-    with django_assert_max_num_queries(6):
+    # Player, whether the visitor may see them, their standings, ratings and history, figures, games.
+    with django_assert_max_num_queries(7):
         response = client.get(reverse("player", args=[players[0].pk]))
     assert len(response.context["cards"]) == sum(1 + n % 2 for n in range(leagues))

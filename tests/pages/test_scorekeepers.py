@@ -52,6 +52,17 @@ def test_unknown_user_is_an_error_beside_the_username(signed_in, creator, casual
 
 @pytest.mark.parametrize("actor", ["helper", "stranger", "owner"])
 def test_others_are_refused(request, signed_in, casual, helper, actor):
+    # A casual game is its table's own: to others it is not there at all.
+    response = post(signed_in(request.getfixturevalue(actor)), casual, "helper")
+    assert response.status_code == 404
+    assert not policy.can_score_game(helper, casual)
+
+
+@pytest.mark.parametrize("actor", ["helper", "stranger", "owner"])
+def test_others_are_refused_a_public_casual_game(request, signed_in, creator, casual, helper, actor):
+    from games.services import game_set_public
+
+    game_set_public(game=casual, public=True, by=creator)
     response = post(signed_in(request.getfixturevalue(actor)), casual, "helper")
     assert response.status_code == 403
     assert not policy.can_score_game(helper, casual)

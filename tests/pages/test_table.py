@@ -17,7 +17,7 @@ def test_scoreboard_shows_names_totals_bags_target_and_dealer(owner_client, star
     assert "Ann" in page and "Cat" in page and "Ben" in page and "Dan" in page
     assert 'data-total="NS">70<' in page and 'data-total="EW">60<' in page
     assert "Playing to <b>300</b>" in page
-    assert "<b>Ben</b> (E) deals" in page
+    assert "<span data-next-dealer>Ben</span> deals" in page  # the next hand's entry says who deals it
     assert "0 bags" in page
     assert "Record hand 2" in page
     assert 'name="idempotency_key"' in page and 'name="expected_number" value="2"' in page
@@ -101,3 +101,24 @@ def test_finished_game_announces_the_winner_and_offers_a_rematch(owner_client, s
     assert "Ann &amp; Cat win!" in page
     assert "Final score" in page and "Record hand" not in page
     assert f"rematch={game.pk}" in page
+
+
+def test_the_history_shows_each_correction_and_undo_with_who_when_why_and_the_entries(owner_client, start_game,
+                                                                                    owner):
+    from games.services import hand_correct, hand_undo
+
+    game = start_game("spades", target=500)
+    hand_record(game=game, record=SPADES_HAND, by=owner)
+    hand_record(game=game, record=SPADES_HAND, by=owner)
+    corrected = {"bids": {"N": 3, "E": 4, "S": 4, "W": 2}, "tricks": {"N": 5, "E": 4, "S": 3, "W": 1}}
+    hand_correct(game=game, number=1, record=corrected, by=owner, reason="W's last trick was N's")
+    hand_undo(game=game, by=owner, reason="dealt again")
+    page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
+    hand_1 = page[page.index('id="hand-1"'):]
+    assert "Corrected by <b>Owner D.</b>" in hand_1 and "“W&#x27;s last trick was N&#x27;s”" in hand_1
+    assert "<del>Ann 3 (4) · Ben 4 (4) · Cat 4 (3) · Dan 2 (2)</del>" in hand_1
+    assert "<ins>Ann 3 (5) · Ben 4 (4) · Cat 4 (3) · Dan 2 (1)</ins>" in hand_1
+    undone = page[page.index('id="undone-2"'):page.index('id="hand-1"')]
+    assert "undone" in undone and "Undone by <b>Owner D.</b>" in undone and "“dealt again”" in undone
+    assert "<del>Ann 3 (4) · Ben 4 (4) · Cat 4 (3) · Dan 2 (2)</del>" in undone
+    assert "How to read these lines" in page and "✓: the bid was made" in page

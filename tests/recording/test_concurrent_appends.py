@@ -15,6 +15,8 @@ from games.services import hand_record
 
 HAND = {"face_cards": {"NS": 8, "EW": 8}, "trump_stack": {"holder": "N", "size": 4}}
 THREADS = 8
+# Each test runs on whatever database the run has, and again where PostgreSQL's row locks are real.
+DATABASES = ["any", pytest.param("postgres", marks=pytest.mark.services)]
 
 
 def run_together(work, count: int) -> list:
@@ -45,7 +47,7 @@ def game(start_game):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("database", ["any", "postgres"])
+@pytest.mark.parametrize("database", DATABASES)
 def test_racing_for_the_same_hand_number_exactly_one_wins(game, owner, database, request):
     if database == "postgres":
         request.getfixturevalue("postgres")
@@ -57,7 +59,7 @@ def test_racing_for_the_same_hand_number_exactly_one_wins(game, owner, database,
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("database", ["any", "postgres"])
+@pytest.mark.parametrize("database", DATABASES)
 def test_racing_appends_are_all_kept_in_order(game, owner, database, request):
     if database == "postgres":
         request.getfixturevalue("postgres")
@@ -68,7 +70,7 @@ def test_racing_appends_are_all_kept_in_order(game, owner, database, request):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("database", ["any", "postgres"])
+@pytest.mark.parametrize("database", DATABASES)
 def test_racing_retries_with_one_idempotency_key_store_one_hand(game, owner, database, request):
     if database == "postgres":
         request.getfixturevalue("postgres")
@@ -81,7 +83,7 @@ def test_racing_retries_with_one_idempotency_key_store_one_hand(game, owner, dat
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("database", ["any", "postgres"])
+@pytest.mark.parametrize("database", DATABASES)
 def test_racing_retries_with_a_key_and_the_expected_number_store_one_hand(game, owner, database, request):
     """A phone's retry carries both; the first stores the hand, every other waits on the row lock and
     gets its answer."""

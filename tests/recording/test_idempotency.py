@@ -8,7 +8,7 @@ from django.db import DatabaseError
 from games.errors import IdempotencyMismatch
 from games.models import Hand, IdempotencyRecord
 from games.rules import InvalidHand
-from games.services import hand_record
+from games.services import hand_correct, hand_record
 
 HAND = {"face_cards": {"NS": 10, "EW": 6}, "trump_stack": {"holder": "N", "size": 4}}
 OTHER = {"face_cards": {"NS": 6, "EW": 10}, "trump_stack": {"holder": "N", "size": 4}}
@@ -102,3 +102,33 @@ def test_a_repeat_with_the_expected_number_gets_the_first_answer(start_game, own
     again = hand_record(game=game, record=HAND, by=owner, expected_number=1, idempotency_key="tap-1")
     assert again.replayed and again.payload == first.payload
     assert Hand.objects.filter(game=game).count() == 2
+
+
+def test_every_write_that_takes_a_key_is_done_once(start_game, owner, seats, league):
+    from games.models import Game, HandRevision, Match
+    from games.services import game_abandon, game_start, hand_undo, match_start
+
+    started = [game_start(game_type="thieving_stink", seats=seats, by=owner, league=league, idempotency_key="g")
+               for _ in range(2)]
+    assert started[0].pk == started[1].pk and Game.objects.count() == 1
+    matches = [match_start(game_type="trumps", seats=seats, by=owner, league=league, idempotency_key="m")
+               for _ in range(2)]
+    assert matches[0].pk == matches[1].pk and Match.objects.count() == 1
+    game = started[0]
+    hand_record(game=game, record=HAND, by=owner)
+    hand_record(game=game, record=OTHER, by=owner)
+    for _ in range(2):
+        hand_correct(game=game, number=1, record=OTHER, by=owner, reason="swapped", idempotency_key="c")
+        hand_undo(game=game, by=owner, number=2, idempotency_key="u")
+    assert HandRevision.objects.filter(game=game, action="correct").count() == 1
+    assert HandRevision.objects.filter(game=game, action="undo").count() == 1
+    for _ in range(2):
+        assert game_abandon(game=game, by=owner, idempotency_key="a").status == "abandoned"
+
+
+def test_a_key_reused_for_a_different_game_start_is_refused(owner, seats, league):
+    from games.services import game_start
+
+    game_start(game_type="thieving_stink", seats=seats, by=owner, league=league, idempotency_key="g")
+    with pytest.raises(IdempotencyMismatch):
+        game_start(game_type="smudge", seats=seats, by=owner, league=league, idempotency_key="g")

@@ -7,7 +7,9 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed
+from games.models import Game
 from games.services import game_start, league_create, league_set_member
+from tests.conftest import join
 
 
 @pytest.fixture
@@ -35,7 +37,7 @@ def test_the_permission_matrix_in_a_private_league(private_league, owner, seats,
     else:
         user = make_user(who)
         if who in ("scorekeeper", "member"):
-            league_set_member(league=private_league, user=user, role=who, by=owner)
+            join(private_league, user, who, owner)
     assert policy.can_view_league(user, private_league) is view
     assert policy.can_view_game(user, game) is view
     assert policy.can_score_game(user, game) is score
@@ -43,10 +45,23 @@ def test_the_permission_matrix_in_a_private_league(private_league, owner, seats,
     assert (game in policy.visible_games(user)) is view
 
 
-def test_public_leagues_and_casual_games_are_read_by_anyone(league, owner, seats):
+def test_public_leagues_are_read_by_anyone_and_casual_games_by_their_table(league, owner, seats, players,
+                                                                            make_user):
+    from games.services import game_set_public, player_link
+    from games.services.invitations import invitation_accept, invitation_create
+
     casual = game_start(game_type="spades", seats=seats, by=owner)
+    stranger, ann = make_user("stranger"), make_user("ann")
     assert policy.can_view_league(AnonymousUser(), league)
-    assert policy.can_view_game(AnonymousUser(), casual)
+    assert not policy.can_view_game(AnonymousUser(), casual) and not policy.can_view_game(stranger, casual)
+    # Ann joins the league and is linked to her player: she sees the casual game she sat in.
+    invitation_accept(token=invitation_create(league=league, role="member", by=owner, invitee=ann).token, by=ann)
+    player_link(league=league, player=players[0], user=ann, by=owner)
+    casual = Game.objects.select_related("north", "east", "south", "west").get(pk=casual.pk)
+    assert policy.can_view_game(ann, casual) and casual in policy.visible_games(ann)
+    assert not policy.can_score_game(ann, casual)
+    game_set_public(game=casual, public=True, by=owner)
+    assert policy.can_view_game(AnonymousUser(), casual) and policy.can_view_game(stranger, casual)
 
 
 def test_members_cannot_start_league_games_but_anyone_signed_in_can_start_a_casual_one(league, member, seats):

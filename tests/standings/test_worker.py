@@ -22,7 +22,7 @@ from games.tasks import league_standings_update, standings_rebuild_task
 
 from .conftest import LOW_TARGETS, ONE_HAND
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class WorkerDied(Exception):
@@ -36,12 +36,14 @@ def live_worker(redis_url, postgres):
     from scorekeeper.celery import app
 
     app.conf.task_always_eager = False
-    app.control.purge()  # nothing left over from another run
-    with start_worker(app, pool="threads", concurrency=4, perform_ping_check=False, loglevel="WARNING",
-                      shutdown_timeout=30) as worker:
-        yield worker
-    app.conf.task_always_eager = True
-    close_old_connections()
+    try:
+        app.control.purge()  # nothing left over from another run
+        with start_worker(app, pool="threads", concurrency=4, perform_ping_check=False, loglevel="WARNING",
+                          shutdown_timeout=30) as worker:
+            yield worker
+    finally:
+        app.conf.task_always_eager = True  # as the test settings have it, for the tests that follow
+        close_old_connections()
 
 
 def stored(league):

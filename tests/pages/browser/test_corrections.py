@@ -1,5 +1,7 @@
 """Correcting and undoing hands, and a double-tapped submit, at the table on a phone."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -54,7 +56,7 @@ def test_double_tapped_submit_stores_one_hand(browser, live_server, start_game, 
         pick(phone, "trump", "♥ Hearts")
         pick(phone, "tricks", "8")
         phone.get_by_role("button", name="Record hand 1").dblclick()
-        phone.get_by_text("Hand 1 recorded.").wait_for()
+        phone.get_by_text(re.compile("Hand 1 recorded")).wait_for()
         expect(phone.locator('[data-total="NS"]')).to_have_text("6")
         assert Hand.objects.filter(game=game).count() == 1
     finally:

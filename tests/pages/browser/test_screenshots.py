@@ -1,9 +1,14 @@
-"""Screenshots of the main pages at phone and desktop sizes, for the README (docs/screenshots/)."""
+"""Every main page loads at phone and desktop sizes.
+
+With SCREENSHOTS_DIR naming a folder each page is saved there as a picture: ``make screenshots`` makes
+the README's (docs/screenshots/). A test run leaves them alone.
+"""
 
 import pytest
 
 from games.models import Game
-from games.services import game_start, hand_record, league_set_member, match_start
+from games.services import game_start, hand_record, match_start
+from tests.conftest import join
 
 from .conftest import DESKTOP, PHONE, shoot, sign_in
 
@@ -35,7 +40,7 @@ def club(league, owner, seats, players, make_user):
     """A league with a game in progress, finished games of each kind, a scorekeeper, and standings."""
     from games.services import player_create
 
-    league_set_member(league=league, user=make_user("sam"), role="scorekeeper", by=owner)
+    join(league, make_user("sam"), "scorekeeper", owner)
     people = {player.name: player.pk for player in players}
     people.update({name: player_create(name=name, by=owner).pk for name in ("Eve", "Fin")})
     for names, winner in SPADES_RESULTS:
@@ -71,7 +76,8 @@ def test_main_pages(browser, live_server, club, league, players, size):
             ("player", f"/players/{players[0].pk}/"),
             ("new-game", f"/games/new/?type=spades&league={league.slug}"),
         ]:
-            page.goto(url)
+            response = page.goto(url)
+            assert response is not None and response.ok, f"{name} ({url}): {response and response.status}"
             page.wait_for_load_state("networkidle")
             shoot(page, f"{name}-{size}")
     finally:

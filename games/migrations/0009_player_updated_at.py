@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_standings_counted_results'),
+        ('games', '0008_standings_counted_results'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_player_updated_at'),
+        ('games', '0009_player_updated_at'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

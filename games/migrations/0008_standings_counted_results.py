@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_idempotency_keys_by_scope'),
+        ('games', '0007_league_players_from_their_games'),
     ]
 
     operations = [

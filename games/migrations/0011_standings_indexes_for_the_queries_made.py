@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_indexes_covered_by_unique_constraints'),
+        ('games', '0010_indexes_covered_by_unique_constraints'),
     ]
 
     operations = [

@@ -1,0 +1,212 @@
+"""Players: adding and renaming them, linking them to the people they are, merging duplicates.
+
+A player belongs to the leagues they play in (``League.players``) and may be claimed by a user:
+the organiser links a player to a member's account, or a member claims an unclaimed player and
+an owner approves. A user is at most one player in a league.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import events, policy, selectors
+from games.errors import InvalidInput, NotAllowed, SimilarName
+from games.idempotency import row_once
+from games.models import Game, Invitation, League, Match, Player, PlayerClaim, display_name, name_key
+
+from .invitations import check_linkable, check_one_player_per_league
+
+MAX_NAME = 80
+
+
+def checked_name(name: str, field: str = "name") -> str:
+    """A player's name with its spacing tidied (``"  Ann   Lee "`` is ``"Ann Lee"``)."""
+    name = " ".join((name or "").split())
+    if not name:
+        raise InvalidInput("a player needs a name", field=field)
+    if len(name) > MAX_NAME:
+        raise InvalidInput(f"a player's name can be at most {MAX_NAME} characters", field=field)
+    return name
+
+
+def check_not_similar(name: str, *, by, league: League | None, field: str = "name") -> None:
+    """Refuse a new player whose name differs only in case or spacing from one the user would seat.
+
+    "ann" beside an existing "Ann" is almost always the same person typed again; a caller that
+    knows better (the person confirmed it) passes ``allow_similar``.
+    """
+    key = name_key(name)
+    for player in selectors.players_to_seat(user=by, league=league):
+        if name_key(player.name) == key:
+            where = f" in {league.name}" if league is not None else ""
+            raise SimilarName(f"there is already a player called {player.name}{where} (player {player.pk}); "
+                               "pick them, or confirm that this is someone else", field=field)
+
+
+def player_create(*, name: str, by, league: League | None = None, allow_similar: bool = False,
+                  idempotency_key: str | None = None) -> Player:
+    """A new player: one of ``league``'s (its owners and scorekeepers add them), or someone for casual games.
+
+    A retry with the same ``idempotency_key`` adds no second player.
+    """
+    request = {"name": name, "league": league.pk if league else None, "allow_similar": allow_similar}
+    return row_once(
+        user=by, scope="players", key=idempotency_key, request=request, rows=Player.objects.all(),
+        write=lambda: create(name=name, by=by, league=league, allow_similar=allow_similar),
+    )
+
+
+@transaction.atomic
+def create(*, name: str, by, league: League | None = None, allow_similar: bool = False,
+           field: str = "name") -> Player:
+    if not by.is_authenticated:
+        raise NotAllowed("sign in to add players")
+    if league is not None and not policy.can_add_league_player(by, league):
+        raise NotAllowed("only the league's owners and scorekeepers can add its players")
+    name = checked_name(name, field)
+    if not allow_similar:
+        check_not_similar(name, by=by, league=league, field=field)
+    player = Player.objects.create(name=name, created_by=by)
+    if league is not None:
+        league.players.add(player)
+    return player
+
+
+def player_update(*, player: Player, name: str, by) -> Player:
+    if not policy.can_edit_player(by, player):
+        raise NotAllowed("only whoever added this player (or the player) can rename them")
+    player.name = checked_name(name)
+    player.save(update_fields=["name", "updated_at"])
+    return player
+
+
+def locked(player: Player) -> Player:
+    return Player.objects.select_for_update().get(pk=player.pk)
+
+
+def check_in_league(league: League, player: Player, field: str = "player") -> None:
+    if not league.players.filter(pk=player.pk).exists():
+        raise InvalidInput(f"{player.name} is not one of {league.name}'s players", field=field)
+
+
+@transaction.atomic
+def player_claim(*, league: League, player: Player, by) -> PlayerClaim:
+    """A member asks to be one of the league's players; an owner approves. Asking again changes nothing."""
+    if not policy.can_claim_player(by, league):
+        raise NotAllowed("only the league's members can claim its players")
+    player = locked(player)
+    check_in_league(league, player)
+    if player.user_id == by.pk:
+        raise InvalidInput(f"you are already {player.name}", field="player")
+    if player.user_id is not None:
+        raise InvalidInput(f"{player.name} is already claimed by someone else", field="player")
+    check_one_player_per_league(league=league, user=by, player=player)
+    pending = PlayerClaim.objects.filter(player=player, user=by, status=PlayerClaim.Status.PENDING).first()
+    return pending or PlayerClaim.objects.create(player=player, league=league, user=by)
+
+
+@transaction.atomic
+def player_claim_decide(*, claim: PlayerClaim, approve: bool, by) -> PlayerClaim:
+    """An owner approves a claim (the user becomes that player) or declines it."""
+    if not policy.can_manage_league(by, claim.league):
+        raise NotAllowed("only the league's owners can decide who its players are")
+    claim = PlayerClaim.objects.select_for_update().select_related("league", "player", "user").get(pk=claim.pk)
+    if claim.status != PlayerClaim.Status.PENDING:
+        raise InvalidInput(f"this claim was already {claim.get_status_display().lower()}", field="claim")
+    if approve:
+        player = locked(claim.player)
+        check_linkable(league=claim.league, player=player, user=claim.user)
+        check_one_player_per_league(league=claim.league, user=claim.user, player=player)
+        player.user = claim.user
+        player.save(update_fields=["user"])
+        decline_other_claims(player, keep=claim, by=by)
+    claim.status = PlayerClaim.Status.APPROVED if approve else PlayerClaim.Status.DECLINED
+    claim.decided_by, claim.decided_at = by, timezone.now()
+    claim.save(update_fields=["status", "decided_by", "decided_at"])
+    return claim
+
+
+def decline_other_claims(player: Player, *, keep: PlayerClaim | None, by) -> None:
+    others = PlayerClaim.objects.filter(player=player, status=PlayerClaim.Status.PENDING)
+    if keep is not None:
+        others = others.exclude(pk=keep.pk)
+    others.update(status=PlayerClaim.Status.DECLINED, decided_by=by, decided_at=timezone.now())
+
+
+@transaction.atomic
+def player_link(*, league: League, player: Player, user, by) -> Player:
+    """An owner links one of the league's players to a member's account (``user=None`` unlinks it)."""
+    if not policy.can_manage_league(by, league):
+        raise NotAllowed("only the league's owners can link players to people")
+    player = locked(player)
+    check_in_league(league, player)
+    if user is None:
+        player.user = None
+    else:
+        if policy.league_role(user, league) is None:
+            raise InvalidInput(f"{display_name(user)} has not joined {league.name}; invite them first",
+                               field="username")
+        check_linkable(league=league, player=player, user=user)
+        check_one_player_per_league(league=league, user=user, player=player)
+        player.user = user
+        decline_other_claims(player, keep=None, by=by)
+    player.save(update_fields=["user"])
+    return player
+
+
+def seated(player: Player) -> Q:
+    return Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+
+
+@transaction.atomic
+def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
+    """Two records of one person in a league become one: ``merge``'s games, matches and claim go to ``keep``.
+
+    ``merge`` is deleted and the league's standings and ratings are recomputed (queued). Refused
+    across leagues (both must be the league's players, and ``merge`` play nowhere else), for two
+    players who sat at the same table, and for players claimed by two different people.
+    """
+    if not policy.can_manage_league(by, league):
+        raise NotAllowed("only the league's owners can merge its players")
+    League.objects.select_for_update().only("pk").get(pk=league.pk)
+    if keep.pk == merge.pk:
+        raise InvalidInput("choose two different players to merge", field="merge")
+    keep, merge = locked(keep), locked(merge)
+    check_in_league(league, keep, "keep")
+    check_in_league(league, merge, "merge")
+    if (merge.leagues.exclude(pk=league.pk).exists()
+            or Game.objects.filter(seated(merge)).exclude(league=league).exists()):
+        raise InvalidInput(f"{merge.name} also plays outside {league.name}, so cannot be merged here; "
+                           f"merge the other way round, into {merge.name}", field="merge")
+    together = Game.objects.filter(seated(keep)).filter(seated(merge)).order_by("pk").first()
+    if together is not None:
+        raise InvalidInput(f"{keep.name} and {merge.name} sat at the same table (game {together.pk}): "
+                           "they are two people", field="merge")
+    if keep.user_id and merge.user_id and keep.user_id != merge.user_id:
+        raise InvalidInput(f"{keep.name} and {merge.name} are claimed by two different people", field="merge")
+    now = timezone.now()
+    for field in Game.SEAT_FIELDS.values():
+        # updated_at marks the games changed, so the standings' catch-up sees them too.
+        Game.objects.filter(league=league, **{field: merge}).update(**{field: keep}, updated_at=now)
+    for match in Match.objects.select_for_update().filter(league=league):
+        renumber_match(match, merge.pk, keep.pk)
+    if merge.user_id and not keep.user_id:
+        keep.user_id = merge.user_id
+        keep.save(update_fields=["user"])
+    Invitation.objects.filter(player=merge).update(player=keep)
+    PlayerClaim.objects.filter(player=merge).delete()
+    merge.delete()
+    events.league_players_changed(league)
+    return keep
+
+
+def renumber_match(match: Match, old: int, new: int) -> None:
+    """A match names its players by id in its seating, totals and winners."""
+    seating = {seat: new if int(pk) == old else pk for seat, pk in match.seating.items()}
+    totals = {(str(new) if pk == str(old) else pk): total for pk, total in match.player_totals.items()}
+    winners = [new if int(pk) == old else pk for pk in match.winners]
+    if (seating, totals, winners) != (match.seating, match.player_totals, match.winners):
+        match.seating, match.player_totals, match.winners = seating, totals, winners
+        match.save(update_fields=["seating", "player_totals", "winners"])
