@@ -309,7 +309,8 @@
     var state = (entry.problem && entry.problem.state) || {};
     var totals = Object.keys(state.totals || {}).map(function (side) { return side + " " + state.totals[side]; }).join(", ");
     panel.appendChild(text("p", "", "Another phone recorded hand " + (state.hand_count || "") +
-      " first. The game as the server has it: " + (state.hand_count || 0) + " hands" + (totals ? ", " + totals : "") +
+      " first. The game as the server has it: " + (state.hand_count || 0) + " hand" +
+      (state.hand_count === 1 ? "" : "s") + (totals ? ", " + totals : "") +
       ". Send this entry as the next hand, or drop it if it is the same hand."));
     var actions = text("div", "actions");
     actions.appendChild(button("Send as hand " + ((state.hand_count || 0) + 1), function () {

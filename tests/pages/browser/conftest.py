@@ -89,10 +89,11 @@ def record(page, number: int) -> None:
     page.get_by_text(re.compile(rf"Hand {number} recorded")).wait_for()
 
 
-def shoot(page, name: str) -> None:
-    """Save a full-page picture as ``SCREENSHOTS_DIR/NAME.png``, when SCREENSHOTS_DIR is set."""
+def shoot(page, name: str, *, full_page: bool = True) -> None:
+    """Save a picture (of the whole page, or of the screen) as ``SCREENSHOTS_DIR/NAME.png``, when
+    SCREENSHOTS_DIR is set."""
     if not SCREENSHOTS:
         return
     folder = Path(SCREENSHOTS)
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)

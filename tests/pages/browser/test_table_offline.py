@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from games.models import Hand
 from games.services import game_start, hand_record
 
-from .conftest import PASSWORD, PHONE
+from .conftest import PASSWORD, PHONE, shoot
 from .network import ANSWERS_LOST, DOWN, UP, Wifi
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -81,6 +81,7 @@ def enter_spades(page, hand) -> int:
     for seat, took in zip("NES", tricks[:3], strict=True):
         tap(page, f"tricks_{seat}", took)
         taps += 1
+    shoot(page, "table-tricks-phone", full_page=False)
     # The fourth player's tricks are what is left of 13.
     expect(page.locator("#id_tricks_W_group input:checked")).to_have_value(tricks[3])
     page.get_by_role("button", name=re.compile(r"^Record hand")).click()
@@ -107,6 +108,7 @@ def test_a_hand_is_recorded_with_nine_taps_and_the_next_entry_and_totals_stay_in
     open_table(page, game)
     assert enter_spades(page, FIRST) <= 9
     expect(page.locator("#outbox-status")).to_have_text("✓ Hand 1 recorded: NS +50, EW +80.")
+    shoot(page, "table-recorded-phone", full_page=False)
     assert stored(game) == [RECORDS[FIRST]]
     expect(page.locator('[data-total="NS"]')).to_have_text("50")
     expect(page.locator("#entry-title")).to_contain_text("Hand 2")
@@ -211,6 +213,10 @@ def test_hands_entered_offline_survive_a_reload_and_are_sent_in_order_when_the_n
     expect(page.locator("#entry-title")).to_contain_text("Hand 3")
     expect(page.locator(".hand.kept.waiting")).to_have_count(2)
     expect(page.locator(".hand.kept.waiting").first).to_contain_text("waiting — not yet scored")
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "table-offline-phone", full_page=False)
+    page.locator("#hands").scroll_into_view_if_needed()
+    shoot(page, "table-waiting-phone", full_page=False)
 
     page.reload()  # offline: the page as last seen, from the phone, with the hands that wait
     expect(page.locator("#connection")).to_contain_text("Offline")
@@ -238,6 +244,8 @@ def test_a_hand_another_phone_recorded_first_needs_review_and_nothing_is_stored(
     expect(review).to_contain_text("Another phone recorded hand 1 first")
     expect(page.locator("#outbox-status")).to_contain_text("needs you")
     assert stored(game) == [RECORDS[SECOND]]
+    review.scroll_into_view_if_needed()
+    shoot(page, "table-review-phone", full_page=False)
 
     page.once("dialog", lambda dialog: dialog.accept())
     review.get_by_role("button", name="Send as hand 2").click()
