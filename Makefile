@@ -54,7 +54,8 @@ worker: install
 beat: install
 	$(BIN)/celery -A scorekeeper beat --loglevel=info
 
-# Benchmarks (needs PostgreSQL; DATABASE_URL/REDIS_URL default to the loopback ports): docs/benchmarks.md.
+# Benchmarks and their targets: docs/benchmarks.md. PostgreSQL and Redis from DATABASE_URL/REDIS_URL, or started
+# for the run (BENCH_POSTGRES_PORT, BENCH_REDIS_PORT: their ports, a free one by default).
 bench: install
 	$(BIN)/python -m bench.run
 

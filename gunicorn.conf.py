@@ -8,8 +8,9 @@ workers = int(os.environ.get("WEB_WORKERS", multiprocessing.cpu_count() * 2 + 1)
 threads = int(os.environ.get("WEB_THREADS", "1"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 20
-max_requests = 2000  # recycle workers now and then
-max_requests_jitter = 200
+# Recycle workers now and then (0: never, as the benchmarks do so as to measure steady serving).
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "2000"))
+max_requests_jitter = max_requests // 10
 accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

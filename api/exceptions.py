@@ -33,6 +33,7 @@ from games.errors import (
     InvitationClosed,
     NoSuchThing,
     NotAllowed,
+    NotFound,
     ServiceError,
     SimilarName,
     StateConflict,
@@ -158,6 +159,8 @@ def domain_response(exc: Exception) -> Response | None:
         return problem_response(410, exc.message, "invitation_closed")
     if isinstance(exc, NotAllowed):
         return problem_response(403, exc.message, "not_allowed")
+    if isinstance(exc, NotFound):
+        return problem_response(404, exc.message, "not_found")
     if isinstance(exc, HandConflict):
         return problem_response(409, exc.message, "hand_conflict", state=exc.state)
     if isinstance(exc, HandChanged):

@@ -1,10 +1,11 @@
-"""Reads: the game page, the API game detail and the league standings, at two league sizes.
+"""Reads: the game, the league page, a whole table, the standings API and the spectator board, at two league sizes.
 
-Run by ``bench/run.py`` in-process with Django's test client against the bench database:
-each page is timed (median and 90th percentile of repeated requests, after a warm-up) and its
-queries counted with ``CaptureQueriesContext``. The leagues are built by bench/standings.py
-(finished games of every type with real hands) and their standings computed once, and that
-rebuild is timed too.
+Run by ``bench/run.py`` in-process with Django's test client against the bench database: each page is
+timed (median and 90th percentile of repeated requests, after a warm-up), its queries counted with
+``CaptureQueriesContext`` and its size measured; the ones with an ETag are asked again with
+``If-None-Match`` (once with the tag as a proxy passes it on, weak) and must answer 304. The leagues are
+built by bench/league.py (finished games of every type with real hands) and their standings computed
+once, and that rebuild is timed too.
 """
 
 from __future__ import annotations
@@ -16,44 +17,54 @@ from typing import Any
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from loadtest.client import percentile
 
 SIZES = {"small": (40, 400), "large": (220, 4000)}  # players, finished games
 
 
-def timed_get(client: Client, url: str, *, repeats: int = 30, seconds: float = 10.0) -> dict[str, Any]:
-    response = client.get(url)
-    if response.status_code != 200:
-        raise RuntimeError(f"GET {url} answered {response.status_code}")
+def timed_get(client: Client, url: str, *, status: int = 200, headers: dict[str, str] | None = None,
+              repeats: int = 30, seconds: float = 10.0) -> dict[str, Any]:
+    headers = headers or {}
+    response = client.get(url, headers=headers)
+    if response.status_code != status:
+        raise RuntimeError(f"GET {url} answered {response.status_code}, not {status}")
     with CaptureQueriesContext(connection) as captured:
-        client.get(url)
+        client.get(url, headers=headers)
     queries = len(captured)  # now: the captured list is read from the connection's log, which the next request clears
     times = []
     stop_at = time.perf_counter() + seconds
     for _ in range(repeats):
         started = time.perf_counter()
-        client.get(url)
+        client.get(url, headers=headers)
         times.append(time.perf_counter() - started)
         if time.perf_counter() > stop_at:
             break
-    return {"url": url, "queries": queries, "median_ms": statistics.median(times) * 1000,
-            "p90_ms": percentile(times, 0.9) * 1000, "bytes": len(response.content), "runs": len(times)}
+    return {"url": url, "status": response.status_code, "queries": queries,
+            "median_ms": statistics.median(times) * 1000, "p90_ms": percentile(times, 0.9) * 1000,
+            "bytes": len(response.content), "runs": len(times), "etag": response.get("ETag")}
 
 
-def standings_urls(league) -> list[tuple[str, str]]:
-    urls = [("league page (HTML standings)", reverse("league", args=[league.slug]))]
-    try:
-        urls.append(("API league standings", reverse("api-standings", args=[league.pk])))
-    except NoReverseMatch:
-        pass
-    return urls
+def pages_of(league, game) -> list[tuple[str, str, bool]]:
+    """(name, url, answers If-None-Match) of every read measured."""
+    return [
+        (f"game page ({game.hand_count} hands)", reverse("table", args=[game.pk]), False),
+        (f"API game detail ({game.hand_count} hands)", reverse("api-game", args=[game.pk]), True),
+        ("spectator board", reverse("live-board", args=[game.pk]), True),
+        ("league page (top of each table)", reverse("league", args=[league.slug]), False),
+        ("whole table, players (page 1)", reverse("league-table", args=[league.slug, "spades", "players"]), False),
+        ("whole table, partnerships (page 1)",
+         reverse("league-table", args=[league.slug, "spades", "partnerships"]), False),
+        ("API standings (page 1 of every table)", reverse("api-standings", args=[league.pk]), True),
+        ("API standings, one game type, page 2",
+         reverse("api-standings", args=[league.pk]) + "?game_type=smudge&page=2", True),
+    ]
 
 
 def run(sizes: dict[str, tuple[int, int]] = SIZES) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(read rows, rebuild rows): each page at each league size, and how long each league took to rebuild."""
-    from bench.standings import build_league
+    """(read rows, rebuild rows): each read at each league size, and how long each league took to rebuild."""
+    from bench.league import build_league
     from games.models import Game, Hand
     from games.standings.services import league_standings_recompute
 
@@ -71,9 +82,11 @@ def run(sizes: dict[str, tuple[int, int]] = SIZES) -> tuple[list[dict[str, Any]]
                          "standing_lines": summary.standings})
         game = Game.objects.filter(league=league).order_by("-hand_count", "id").first()
         label = f"{size} league ({players} players, {games} games)"
-        pages = [(f"game page ({game.hand_count} hands)", reverse("table", args=[game.pk])),
-                 (f"API game detail ({game.hand_count} hands)", reverse("api-game", args=[game.pk])),
-                 *standings_urls(league)]
-        for name, url in pages:
-            reads.append({"league": label, "page": name, **timed_get(client, url)})
+        for name, url, conditional in pages_of(league, game):
+            row = {"league": label, "size": size, "page": name, **timed_get(client, url)}
+            reads.append(row)
+            if conditional:
+                for how, tag in (("", row["etag"]), (", weak tag", f"W/{row['etag']}")):
+                    reads.append({"league": label, "size": size, "page": f"{name}: If-None-Match{how}",
+                                  **timed_get(client, url, status=304, headers={"If-None-Match": tag})})
     return reads, rebuilds

@@ -1,43 +1,48 @@
-"""``make bench``: every benchmark, a table on the terminal, and docs/benchmarks.md.
+"""``make bench``: every benchmark, the targets they are held to, a table on the terminal, and docs/benchmarks.md.
 
-    python -m bench.run [--quick] [--write]
+    python -m bench.run [--quick] [--write] [--postgres-port N] [--redis-port N]
 
-- the rules engine (bench/engine.py): hands scored per second for each game;
+- the rules engine (bench/engine.py): hands scored per second (CPU time) for each game;
 - recording (bench/recording.py): hands per second and p50/p99 latency through gunicorn and
   PostgreSQL at 1, 4 and 16 clients, beside a minimal DRF endpoint that inserts one row;
-- reads (bench/reads.py): game page, API game detail and league standings at two league sizes,
-  with query counts, and the standings rebuild of each league;
-- standings at scale (bench/standings.py): rebuild, incremental update and read of a league of
+- reads (bench/reads.py): the game, the league page, whole tables, the standings API and the
+  spectator board at two league sizes, with query counts, sizes and the 304s of ``If-None-Match``;
+- standings at scale (bench/standings.py): rebuild, updates, corrections and reads of a league of
   220 players and 20,000 finished games.
 
-PostgreSQL comes from DATABASE_URL (default postgres://postgres@127.0.0.1:55432/scorekeeper):
-the benchmark works in a fresh database ``scorekeeper_bench`` on that server and drops it at
-the end. Redis (REDIS_URL, default redis://127.0.0.1:56379/0) is given to gunicorn when it
-answers. Without PostgreSQL only the engine runs; what was skipped is said, and
-docs/benchmarks.md is only rewritten by a complete run (or with ``--write``).
+PostgreSQL comes from DATABASE_URL and Redis from REDIS_URL. When either is not set, the benchmark
+starts its own on loopback (a throwaway PostgreSQL cluster in a temporary folder, a private
+redis-server), on the port given (``--postgres-port``/``--redis-port``, or BENCH_POSTGRES_PORT and
+BENCH_REDIS_PORT) or a free one, and stops them at the end. It works in a fresh database
+``scorekeeper_bench`` and drops it at the end. The targets table comes first; docs/benchmarks.md is
+only rewritten by a complete run (or with ``--write``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import platform
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import targets as goals  # noqa: E402
 from loadtest import stack as services  # noqa: E402
 
 DOC = ROOT / "docs" / "benchmarks.md"
 BENCH_DATABASE = "scorekeeper_bench"
 
 
-def machine(postgres: services.Postgres | None, redis_url: str | None) -> dict[str, str]:
+def machine(postgres: services.Postgres | None, redis_url: str | None, started: list[str]) -> dict[str, str]:
     cpu = platform.processor() or "unknown"
     memory = "unknown"
     try:
@@ -48,15 +53,21 @@ def machine(postgres: services.Postgres | None, redis_url: str | None) -> dict[s
         memory = f"{int(Path('/proc/meminfo').read_text().split()[1]) / 1024 / 1024:.1f} GiB"
     except (OSError, ValueError, IndexError):
         pass
+    try:
+        load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    except OSError:
+        load = "unknown"
     facts = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cpu": cpu,
-        "cores": str(os.cpu_count()),
+        "cores": f"{os.cpu_count()} (shared with other work: the load average below counts it)",
+        "load average (1, 5, 15 min) at the end": load,
         "memory": memory,
         "os": platform.platform(),
         "python": platform.python_version(),
         "postgresql": postgres.version() if postgres else "not available",
         "redis": "not available",
+        "servers": ", ".join(started) if started else "as configured (DATABASE_URL, REDIS_URL)",
     }
     if redis_url:
         import redis
@@ -65,7 +76,7 @@ def machine(postgres: services.Postgres | None, redis_url: str | None) -> dict[s
     return facts
 
 
-# --- the table and the page -----------------------------------------------------------------------------
+# --- the tables -----------------------------------------------------------------------------------------
 
 
 def table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -73,23 +84,34 @@ def table(headers: list[str], rows: list[list[str]]) -> list[str]:
             *(f"| {' | '.join(row)} |" for row in rows)]
 
 
+TARGET_HEADERS = ["target", "measured", "bound", "verdict"]
+ENGINE_HEADERS = ["game", "hands", "CPU seconds", "hands/s", "hands/s, collector paused"]
+RECORDING_HEADERS = ["endpoint", "clients", "requests", "errors", "req/s", "p50 ms", "p99 ms", "overhead",
+                     "CPU ms a request: web", "database", "clients"]
+READ_HEADERS = ["league", "page", "url", "status", "queries", "median ms", "p90 ms", "size"]
+REBUILD_HEADERS = ["league", "players", "games", "hands", "standing lines", "rebuild s"]
+
+
 def engine_rows(results: list[dict]) -> list[list[str]]:
-    return [[row["game"], f"{row['hands']:,}", f"{row['seconds']:.3f}", f"{row['hands_per_second']:,.0f}"]
-            for row in results]
+    return [[row["game"], f"{row['hands']:,}", f"{row['seconds']:.3f}", f"{row['hands_per_second']:,.0f}",
+             f"{row['hands_per_second_collector_paused']:,.0f}"] for row in results]
 
 
 def recording_rows(results: list[dict]) -> list[list[str]]:
     rows = []
     for row in results:
-        overhead = f"{row['overhead']:.1f}x" if row.get("overhead") else ""
+        overhead = f"{row['overhead']:.2f}x" if row.get("overhead") else ""
         rows.append([row["target"], str(row["clients"]), f"{row['requests']:,}", str(row["errors"]),
-                     f"{row['per_second']:,.0f}", f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}", overhead])
+                     f"{row['per_second']:,.0f}", f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}", overhead,
+                     f"{row['cpu_web_ms']:.2f}", f"{row['cpu_database_ms']:.2f}", f"{row['cpu_clients_ms']:.2f}"])
     return rows
 
 
 def read_rows(results: list[dict]) -> list[list[str]]:
-    return [[row["league"], row["page"], f"`{row['url']}`", str(row["queries"]), f"{row['median_ms']:.1f}",
-             f"{row['p90_ms']:.1f}", f"{row['bytes'] / 1024:.0f} KiB"] for row in results]
+    size = {"small": "small", "large": "large"}
+    return [[size.get(row["size"], row["size"]), row["page"], f"`{row['url']}`", str(row["status"]),
+             str(row["queries"]), f"{row['median_ms']:.1f}", f"{row['p90_ms']:.1f}",
+             f"{row['bytes'] / 1024:.1f} KiB"] for row in results]
 
 
 def rebuild_rows(results: list[dict]) -> list[list[str]]:
@@ -99,86 +121,151 @@ def rebuild_rows(results: list[dict]) -> list[list[str]]:
 
 def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers: int) -> str:
     lines = ["# Benchmarks", "",
-             "Written by `make bench` (`bench/run.py`); numbers from one run on the machine below. They are for",
-             "comparing changes on one machine, not promises: run `make bench` again before and after a change.", "",
+             "Written by `make bench` (`bench/run.py`); numbers from one run on the machine below, a shared",
+             "virtual machine with two cores: other work ran beside the benchmark (see the load average), so",
+             "compare the ratios of things measured side by side more than the rates. Run `make bench` again",
+             "before and after a change.", "",
+             "## Targets", "", *table(TARGET_HEADERS, goals.targets(results)), "",
+             *(line for why in goals.explanations(results) for line in (f"- {why}",)),
+             *([""] if goals.explanations(results) else []),
              "## Machine", "", *table(["", ""], [[key, value] for key, value in facts.items()]), ""]
     if skipped:
         lines += ["## Skipped", "", *(f"- {reason}" for reason in skipped), ""]
-    if "engine" in results:
-        lines += ["## Rules engine", "",
-                  "Hands scored per second, replaying one long game of seeded random hands (`bench/engine.py`, best",
-                  "of three). Pure Python, one core.", "",
-                  *table(["game", "hands", "seconds", "hands/s"], engine_rows(results["engine"])), ""]
     if "recording" in results:
         lines += ["## Recording a hand over HTTP", "",
-                  f"gunicorn (`gunicorn.conf.py`: {web_workers} sync workers) with production settings, PostgreSQL",
-                  "on loopback; the clients are threads in the benchmark process on the same machine. Each client",
-                  "records hands into its own long Spades game with `expected_number` and an `Idempotency-Key`",
-                  "(`POST /api/v1/games/{id}/hands/`). Beside it, at the same concurrency, a minimal DRF endpoint",
-                  "in the same gunicorn (`bench/endpoint.py`: token authentication, JSON body, one INSERT).",
-                  "*overhead* = minimal inserts per second / hands per second: what Scorekeeper's checks cost.",
-                  "", *table(["endpoint", "clients", "requests", "errors", "req/s", "p50 ms", "p99 ms", "overhead"],
-                             recording_rows(results["recording"])), "",
-                  "Per hand Scorekeeper sends 15 statements in two transactions: the token, the game (may you",
-                  "see it?), the idempotency key's claim (a savepoint and an insert, committed), then the game row",
-                  "locked, your role, the hand inserted, the game's totals updated and the key marked done. The",
-                  "baseline sends 4 (the token, BEGIN, INSERT, COMMIT). Scoring itself is microseconds (above).",
-                  "Everything here shares two cores: gunicorn's workers, PostgreSQL and the client threads, so",
-                  "beyond 4 clients requests queue for a worker and the p50 grows with the queue. On a shared",
-                  "virtual machine two runs can differ by a third: compare the ratio more than the rates.", ""]
+                  f"gunicorn (`gunicorn.conf.py`: {web_workers} sync workers, not recycled during the run) with",
+                  "production settings, PostgreSQL on loopback; the clients are threads in the benchmark process",
+                  "on the same machine. Each client records hands into its own long Spades game with",
+                  "`expected_number` and an `Idempotency-Key` (`POST /api/v1/games/{id}/hands/`). Beside it, at",
+                  "the same concurrency, a minimal DRF endpoint in the same gunicorn (`bench/endpoint.py`: token",
+                  "authentication, JSON body, one INSERT). The two take turns, eight turns each per level, so",
+                  "whatever else the machine does weighs on both. *overhead* = minimal inserts per second /",
+                  "hands per second: what Scorekeeper's checks cost. The last three columns say where the time",
+                  "goes: CPU milliseconds a request in gunicorn's workers, in PostgreSQL's server processes and in",
+                  "the client threads (from /proc).", "",
+                  *table(RECORDING_HEADERS, recording_rows(results["recording"])), "",
+                  "Per hand Scorekeeper sends five statements in one transaction (`tests/api/",
+                  "test_api_recording_statements.py` counts them): the token; the game row locked, with its",
+                  "league and your role in it; the hand; the game's totals; the idempotency key's answer. With the",
+                  "next `expected_number` the key is not looked up first (a reused key fails its unique index and",
+                  "the request is retried with the look-up). The baseline sends two (the token, the INSERT). Both",
+                  "also begin and commit a transaction and check their connection. Scoring itself is microseconds",
+                  "(above). Everything shares two cores: gunicorn's workers, PostgreSQL and the client threads, so",
+                  "beyond four clients requests queue for a worker, and latency at 16 clients is about 16 / the",
+                  "requests per second (Little's law) whatever the server does.", ""]
+    if "engine" in results:
+        lines += ["## Rules engine", "",
+                  "Hands scored per CPU second, replaying one long game of seeded random hands (`bench/engine.py`,",
+                  "best of five). Pure Python, one core. The last column measures the same replay with Python's",
+                  "cyclic garbage collector paused, to show its share: a replay keeps every hand it scores (each a",
+                  "handful of small read-only objects), and the collector passes over all of them again and again",
+                  "as a 10,000-hand game grows; a real game of twenty hands never wakes it.", "",
+                  *table(ENGINE_HEADERS, engine_rows(results["engine"])), ""]
     if "reads" in results:
         lines += ["## Reads", "",
                   "In-process with Django's test client (no network), anonymous, against the bench database;",
-                  "leagues built by `bench/standings.py` (finished games of every type with real hands). Query",
-                  "counts from `CaptureQueriesContext`; they do not grow with the league.", "",
-                  *table(["league", "page", "url", "queries", "median ms", "p90 ms", "size"],
-                         read_rows(results["reads"])), "",
+                  "leagues built by `bench/league.py` (finished games of every type with real hands). Query",
+                  "counts from `CaptureQueriesContext`; they do not grow with the league. The rows with",
+                  "`If-None-Match` send back the ETag of the answer above them (weak: as a proxy that compresses",
+                  "passes it on).", "",
+                  *table(READ_HEADERS, read_rows(results["reads"])), "",
                   "Standings are stored rows, computed by the worker; the rebuild of each league from its",
                   "hands (`league_standings_recompute`):", "",
-                  *table(["league", "players", "games", "hands", "standing lines", "rebuild s"],
-                         rebuild_rows(results["rebuilds"])), ""]
+                  *table(REBUILD_HEADERS, rebuild_rows(results["rebuilds"])), ""]
     if "standings" in results:
         lines += ["## Standings of a large league", "",
                   "`bench/standings.py` on the same PostgreSQL: a synthetic league (hands played through the",
                   "engine, rows inserted in bulk), its full rebuild, the update after one more finished game (the",
-                  "task, folding the game into the stored rows), the same update again, and the standings read.", "",
+                  "task, folding the game into the stored rows), corrections of counted games through the",
+                  "services, each followed by the task (as a worker, or without one the web process once the",
+                  "answer is sent, would run it), and the standings read.", "",
                   "```", results["standings"], "```", ""]
     return "\n".join(lines)
 
 
+def print_table(title: str, headers: list[str], rows: list[list[str]]) -> None:
+    rows = [headers, *rows]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(headers))]
+    print(f"\n{title}")
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+
+
 def print_results(results: dict, skipped: list[str]) -> None:
+    print_table("targets", TARGET_HEADERS, goals.targets(results))
+    for why in goals.explanations(results):
+        print(f"- {why}")
     sections = [
-        ("engine", ["game", "hands", "seconds", "hands/s"], engine_rows),
-        ("recording", ["endpoint", "clients", "requests", "errors", "req/s", "p50 ms", "p99 ms", "overhead"],
-         recording_rows),
-        ("reads", ["league", "page", "url", "queries", "median ms", "p90 ms", "size"], read_rows),
-        ("rebuilds", ["league", "players", "games", "hands", "standing lines", "rebuild s"], rebuild_rows),
+        ("recording", RECORDING_HEADERS, recording_rows),
+        ("engine", ENGINE_HEADERS, engine_rows),
+        ("reads", READ_HEADERS, read_rows),
+        ("rebuilds", REBUILD_HEADERS, rebuild_rows),
     ]
     for name, headers, rows_of in sections:
-        if name not in results:
-            continue
-        rows = [headers, *rows_of(results[name])]
-        widths = [max(len(row[i]) for row in rows) for i in range(len(headers))]
-        print(f"\n{name}")
-        for row in rows:
-            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+        if name in results:
+            print_table(name, headers, rows_of(results[name]))
     if "standings" in results:
         print("\nstandings of a large league\n" + results["standings"])
     for reason in skipped:
         print(f"SKIPPED: {reason}")
 
 
+# --- the servers ---------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def servers(args, skipped: list[str], started: list[str]) -> Iterator[tuple[str | None, str | None]]:
+    """(PostgreSQL URL, Redis URL): the configured ones, else private ones started here and stopped after."""
+    workdir = services.work_dir("scorekeeper-bench-servers-")
+    own: list[services.Process] = []
+    database_url = os.environ.get("DATABASE_URL")
+    redis_url = os.environ.get("REDIS_URL")
+    try:
+        if not database_url:
+            try:
+                server = services.postgres_server(folder=workdir / "postgres", port=args.postgres_port)
+                own.append(server)
+                database_url = server.url  # type: ignore[attr-defined]
+                started.append(f"own PostgreSQL on 127.0.0.1:{database_url.rsplit(':', 1)[1].split('/')[0]} (fsync off)")
+            except services.StackError as error:
+                skipped.append(f"recording and reads: no PostgreSQL ({error})")
+        elif not database_url.startswith(("postgres://", "postgresql://")):
+            skipped.append(f"recording and reads: they need PostgreSQL (DATABASE_URL={database_url})")
+            database_url = None
+        if not redis_url:
+            try:
+                server = services.redis_server(log=workdir / "redis.log", port=args.redis_port)
+                own.append(server)
+                redis_url = server.url  # type: ignore[attr-defined]
+                started.append(f"own Redis on 127.0.0.1:{server.port}")  # type: ignore[attr-defined]
+            except (services.StackError, OSError) as error:
+                skipped.append(f"Redis: none could be started ({error}); gunicorn ran without it")
+                redis_url = None
+        elif not services.redis_ping(redis_url):
+            skipped.append(f"Redis not reachable ({redis_url}); gunicorn ran without it")
+            redis_url = None
+        yield database_url, redis_url
+    finally:
+        for server in reversed(own):
+            if server.name == "postgres":
+                services.stop_postgres(server)
+            else:
+                server.stop()
+
+
 # --- running it ---------------------------------------------------------------------------------------------
 
 
-def standings_at_scale(database_url: str, *, games: int) -> str:
-    """bench/standings.py's report: rebuild, incremental update and read of a league of ``games`` games."""
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "standings.py"), "--games", str(games)],
-                          env={**os.environ, "DATABASE_URL": database_url}, capture_output=True, text=True,
-                          timeout=1800, cwd=ROOT)
+def standings_at_scale(database_url: str, *, games: int, workdir: Path) -> tuple[str, dict]:
+    """bench/standings.py's report and timings: rebuild, updates, corrections and reads of ``games`` games."""
+    report = workdir / "standings.json"
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "standings.py"), "--games", str(games),
+                           "--json", str(report)],
+                          env={**os.environ, "DATABASE_URL": database_url, "LOG_LEVEL": "WARNING"},
+                          capture_output=True, text=True, timeout=3600, cwd=ROOT)
     if done.returncode != 0:
         raise RuntimeError(f"bench/standings.py failed:\n{done.stderr[-2000:]}")
-    return done.stdout.strip()
+    return done.stdout.strip(), json.loads(report.read_text())
 
 
 def setup_django(database_url: str) -> None:
@@ -192,69 +279,77 @@ def setup_django(database_url: str) -> None:
     django.setup()
 
 
+def measure(database_url: str, redis_url: str | None, args, results: dict) -> int:
+    """Recording, reads and standings at scale in a fresh database on ``database_url``'s server."""
+    postgres = services.Postgres(database_url)
+    workdir = services.work_dir("scorekeeper-bench-")
+    bench_url = postgres.create(BENCH_DATABASE)
+    server = None
+    try:
+        print(f"migrating {BENCH_DATABASE} ...", flush=True)
+        services.migrate(bench_url, workdir / "migrate.log")
+        setup_django(bench_url)
+        from django.db import connection
+
+        from bench.endpoint import CREATE_TABLE
+
+        with connection.cursor() as cursor:
+            cursor.execute(CREATE_TABLE)
+        env = services.app_env(database_url=bench_url,
+                               redis_url=services.with_path(redis_url, "8") if redis_url else None,
+                               extra={"SCOREKEEPER_BENCH_ENDPOINT": "1", "WEB_MAX_REQUESTS": "0"})
+        web_workers = int(env.get("WEB_WORKERS") or (os.cpu_count() or 1) * 2 + 1)
+        server = services.gunicorn(env=env, log=workdir / "gunicorn.log")
+        from bench import reads, recording
+
+        print(f"recording through gunicorn at {server.url} ...", flush=True)  # type: ignore[attr-defined]
+        meter = recording.CpuMeter(server.popen.pid, BENCH_DATABASE)  # type: ignore[union-attr]
+        results["recording"] = recording.run(server.url, seconds=4 if args.quick else 12,  # type: ignore[attr-defined]
+                                             max_requests=2000 if args.quick else 8000, meter=meter)
+        server.stop()
+        server = None
+        print("reads ...", flush=True)
+        sizes = {"small": (20, 100), "large": (60, 600)} if args.quick else reads.SIZES
+        results["reads"], results["rebuilds"] = reads.run(sizes)
+        print("standings of a large league (bench/standings.py) ...", flush=True)
+        results["standings"], results["standings_report"] = standings_at_scale(
+            bench_url, games=2000 if args.quick else 20000, workdir=workdir)
+        return web_workers
+    finally:
+        if server is not None:
+            server.stop()
+        from django.db import connections
+
+        connections.close_all()
+        postgres.drop(BENCH_DATABASE)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter levels and smaller leagues (a smoke run)")
     parser.add_argument("--write", action="store_true", help="write docs/benchmarks.md even after a partial run")
+    parser.add_argument("--postgres-port", type=int, default=int(os.environ.get("BENCH_POSTGRES_PORT") or 0) or None,
+                        help="port of the PostgreSQL started when DATABASE_URL is not set (default: a free one)")
+    parser.add_argument("--redis-port", type=int, default=int(os.environ.get("BENCH_REDIS_PORT") or 0) or None,
+                        help="port of the Redis started when REDIS_URL is not set (default: a free one)")
     args = parser.parse_args()
 
-    database_url = os.environ.get("DATABASE_URL") or services.DEFAULT_DATABASE_URL
-    redis_url = os.environ.get("REDIS_URL") or services.DEFAULT_REDIS_URL
-    postgres = services.Postgres(database_url) if database_url.startswith(("postgres://", "postgresql://")) else None
-    skipped = []
-    if postgres is not None and not postgres.reachable():
-        postgres = None
-    if postgres is None:
-        skipped.append(f"recording and reads: PostgreSQL not reachable (DATABASE_URL={database_url})")
-    if not services.redis_ping(redis_url):
-        skipped.append(f"Redis not reachable ({redis_url}); gunicorn ran without it (recording queues no tasks)")
-        redis_url = None
-
     results: dict = {}
+    skipped: list[str] = []
+    started: list[str] = []
     from bench import engine
 
     print("engine ...", flush=True)
     results["engine"] = engine.run(hands=2000 if args.quick else 10000)
     web_workers = 0
-    if postgres is not None:
-        workdir = services.work_dir("scorekeeper-bench-")
-        bench_url = postgres.create(BENCH_DATABASE)
-        server = None
-        try:
-            print(f"migrating {BENCH_DATABASE} ...", flush=True)
-            services.migrate(bench_url, workdir / "migrate.log")
-            setup_django(bench_url)
-            from django.db import connection
-
-            from bench.endpoint import CREATE_TABLE
-
-            with connection.cursor() as cursor:
-                cursor.execute(CREATE_TABLE)
-            env = services.app_env(database_url=bench_url,
-                                   redis_url=services.with_path(redis_url, "8") if redis_url else None,
-                                   extra={"SCOREKEEPER_BENCH_ENDPOINT": "1"})
-            web_workers = int(env.get("WEB_WORKERS") or (os.cpu_count() or 1) * 2 + 1)
-            server = services.gunicorn(env=env, log=workdir / "gunicorn.log")
-            from bench import reads, recording
-
-            print(f"recording through gunicorn at {server.url} ...", flush=True)  # type: ignore[attr-defined]
-            results["recording"] = recording.run(server.url, seconds=3 if args.quick else 10,  # type: ignore[attr-defined]
-                                                 max_requests=1000 if args.quick else 5000)
-            server.stop()
-            server = None
-            print("reads ...", flush=True)
-            sizes = {"small": (20, 100), "large": (60, 600)} if args.quick else reads.SIZES
-            results["reads"], results["rebuilds"] = reads.run(sizes)
-            print("standings of a large league (bench/standings.py) ...", flush=True)
-            results["standings"] = standings_at_scale(bench_url, games=2000 if args.quick else 20000)
-        finally:
-            if server is not None:
-                server.stop()
-            from django.db import connections
-
-            connections.close_all()
-            postgres.drop(BENCH_DATABASE)
-    facts = machine(postgres, redis_url)
+    with servers(args, skipped, started) as (database_url, redis_url):
+        postgres = services.Postgres(database_url) if database_url else None
+        if postgres is not None and not postgres.reachable():
+            skipped.append(f"recording and reads: PostgreSQL not reachable ({database_url})")
+            postgres = None
+        if postgres is not None:
+            web_workers = measure(database_url, redis_url, args, results)
+        facts = machine(postgres, redis_url, started)
     print_results(results, skipped)
     if skipped and not args.write:
         print(f"\n{DOC.relative_to(ROOT)} not rewritten after a partial run (use --write to write it anyway)")
@@ -265,7 +360,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    started = time.perf_counter()
+    started_at = time.perf_counter()
     code = main()
-    print(f"done in {time.perf_counter() - started:.0f} s")
+    print(f"done in {time.perf_counter() - started_at:.0f} s")
     sys.exit(code)

@@ -1,17 +1,19 @@
-"""Benchmark the standings: rebuild, incremental update and read of a large synthetic league.
+"""Benchmark the standings: rebuild, updates, corrections and reads of a large synthetic league.
 
-    .venv/bin/python bench/standings.py [--players 220] [--games 20000] [--keep]
+    .venv/bin/python bench/standings.py [--players 220] [--games 20000] [--keep] [--json FILE]
 
-Builds a league of ``--players`` players and ``--games`` finished games (every game type, some
-cutthroat Spades, Trumps matches of three games) with their hands, inserted in bulk. The hands are
-real: a pool of games is played through the rules engine, then dealt out to random tables.
-Then it times:
+Builds a league of ``--players`` players and ``--games`` finished games (``bench/league.py``: every
+game type, some cutthroat Spades, Trumps matches of three games, real hands played through the
+engine), inserted in bulk. Then it times:
 
 - the full rebuild of the league (``league_standings_recompute``);
 - the update after one more game finishes (the ``league_standings_update`` task, in-process), which
-  folds the new game into the stored rows; the same update run again (nothing new); and checks that
-  the rows it left are exactly those of a full rebuild;
-- the standings read (``league_standings``) and a player's ratings (``player_ratings``).
+  folds the new game into the stored rows, and the same update run again (nothing new);
+- corrections of counted games, each through the services and followed by the task: an undo in the
+  last game counted, the hand recorded again, a correction in the middle game and one in the first
+  game of the league (which relearns the ratings of its game type from the start); and checks that
+  the rows they left are exactly those of a full rebuild;
+- the standings read (a page of every table, and every line) and a player's ratings.
 
 Without ``DATABASE_URL`` it works in a throwaway SQLite file; with it, in that database (the
 league and its players are deleted afterwards unless ``--keep``).
@@ -20,15 +22,14 @@ league and its players are deleted afterwards unless ``--keep``).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
-import random
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +40,10 @@ if not os.environ.get("DATABASE_URL"):
     SCRATCH = tempfile.mkdtemp(prefix="scorekeeper-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{SCRATCH}/bench.sqlite3"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
-os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
+# Tasks are queued (to Celery's in-memory broker, where nobody takes them) and run here by hand, so that
+# each is timed on its own, apart from the service call that queued it.
+os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
+os.environ.pop("REDIS_URL", None)
 
 import django  # noqa: E402
 
@@ -49,7 +53,9 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, reset_queries  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from bench.league import build_league, finish_one_more_game  # noqa: E402
 from games.models import (  # noqa: E402
+    CountedResult,
     Game,
     Hand,
     League,
@@ -60,163 +66,8 @@ from games.models import (  # noqa: E402
     RatingChange,
     Standing,
 )
-from games.rules import RULES_VERSION, RULESETS, InvalidHand, get_ruleset, ruleset_class  # noqa: E402
-from games.services.hands import plain  # noqa: E402
-from games.standings.selectors import league_standings, player_ratings  # noqa: E402
+from games.standings.selectors import league_standings, player_ratings, standings_page  # noqa: E402
 from games.standings.services import league_standings_recompute  # noqa: E402
-
-SEATS = ("N", "E", "S", "W")
-START = datetime(2024, 1, 1, tzinfo=UTC)
-
-
-# --- a pool of games played through the engine ------------------------------------------------------
-
-
-def split(rng: random.Random, total: int, parts: int) -> list[int]:
-    cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
-    return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
-
-
-def spades_record(rng):
-    bids = {seat: rng.choice([0, 1, 2, 3, 3, 4, 4, 5]) for seat in SEATS}
-    return {"bids": bids, "tricks": dict(zip(SEATS, split(rng, 13, 4), strict=True))}
-
-
-def smudge_record(rng):
-    side = rng.choice(["NS", "EW"])
-    points = {name: rng.choice(["NS", "EW", side]) for name in ("high", "low", "jack", "game")}
-    return {"bidder": rng.choice(SEATS), "bid": rng.choice([2, 2, 3, 3, 4, 5]), **points, "all_tricks": False}
-
-
-def trumps_record(rng):
-    doubled = rng.random() < 0.15
-    return {"declarer": rng.choice(SEATS), "bid": rng.randint(5, 10),
-            "trump": rng.choice(["clubs", "diamonds", "hearts", "spades", "notrump"]),
-            "doubled": doubled, "redoubled": doubled and rng.random() < 0.2, "tricks": rng.randint(4, 13)}
-
-
-def stink_record(rng):
-    size = rng.randint(4, 10)
-    won = rng.randint(16 - size, 16)
-    ns = rng.randint(0, won)
-    return {"face_cards": {"NS": ns, "EW": won - ns}, "trump_stack": {"holder": rng.choice(SEATS), "size": size}}
-
-
-TEMPLATES = {
-    "spades": (spades_record, {"target": 300}),
-    "spades_cutthroat": (spades_record, {"target": 200, "partnerships": False, "blind_nil_allowed": False}),
-    "smudge": (smudge_record, {}),
-    "trumps": (trumps_record, {}),
-    "thieving_stink": (stink_record, {}),
-}
-
-
-def play_template(rng: random.Random, kind: str):
-    """One finished game of ``kind``: (options, totals, winner, [(record, dealer, delta, totals, extras, details)])."""
-    make, options = TEMPLATES[kind]
-    ruleset = get_ruleset("spades" if kind == "spades_cutthroat" else kind, options)
-    state = ruleset.initial_state()
-    while not state.finished and state.hands_played < 200:
-        try:
-            state = ruleset.play(state, make(rng))
-        except InvalidHand:
-            continue
-    if not state.finished:
-        return None
-    hands = [(plain(h.record), h.dealer, plain(h.delta), plain(h.totals), plain(h.extras), plain(h.details))
-             for h in state.hands]
-    return dict(ruleset.options), plain(state.totals), state.winner, hands
-
-
-def template_pool(rng: random.Random, per_kind: int = 40):
-    pool = {}
-    for kind in TEMPLATES:
-        games = []
-        while len(games) < per_kind:
-            game = play_template(rng, kind)
-            if game is not None:
-                games.append(game)
-        pool[kind] = games
-    return pool
-
-
-# --- the league ----------------------------------------------------------------------------------------
-
-
-def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, list[Player]]:
-    rng = random.Random(seed)
-    pool = template_pool(rng)
-    league = League.objects.create(name=f"Bench league {int(time.time())}", slug=f"bench-{time.time_ns()}")
-    people = Player.objects.bulk_create(Player(name=f"Bench player {n}") for n in range(players))
-    kinds = ["spades"] * 30 + ["spades_cutthroat"] * 10 + ["smudge"] * 25 + ["thieving_stink"] * 20 + ["trumps"] * 15
-    game_rows, hand_rows = [], []
-    match_specs = []  # (match index, seating, first dealer, [template per game])
-    at = START
-    made = 0
-    while made < games:
-        kind = rng.choice(kinds)
-        in_matches = ruleset_class(kind).match_games if kind in RULESETS else 0
-        if in_matches and games - made >= in_matches and rng.random() < 0.6:
-            table = rng.sample(people, 4)
-            seating = {seat: player.pk for seat, player in zip(SEATS, table, strict=True)}
-            rules = get_ruleset(kind, {})
-            seatings = rules.match_seatings(seating)
-            games_of_match = [rng.choice(pool[kind]) for _ in range(in_matches)]
-            result = rules.match_result(seatings, [template[1] for template in games_of_match])
-            match = Match(game_type=kind, league=league, seating=seating, options=games_of_match[0][0], status="finished",
-                          player_totals={str(p): t for p, t in result.player_totals.items()},
-                          winners=list(result.winners), started_at=at)
-            match_specs.append(match)
-            for number, (template, game_seating) in enumerate(zip(games_of_match, seatings, strict=True), 1):
-                at += timedelta(minutes=rng.randint(20, 60))
-                game_rows.append((kind, game_seating, template, at, len(match_specs) - 1, number))
-                made += 1
-            match.finished_at = at + timedelta(seconds=1)
-            continue
-        at += timedelta(minutes=rng.randint(20, 60))
-        table = rng.sample(people, 4)
-        game_rows.append((kind, {seat: p.pk for seat, p in zip(SEATS, table, strict=True)},
-                          rng.choice(pool[kind]), at, None, None))
-        made += 1
-    matches = Match.objects.bulk_create(match_specs, batch_size=2000)
-    objects = []
-    for kind, seating, (options, totals, winner, _), finished_at, match_index, number in game_rows:
-        objects.append(Game(
-            game_type="spades" if kind == "spades_cutthroat" else kind, league=league,
-            north_id=seating["N"], east_id=seating["E"], south_id=seating["S"], west_id=seating["W"],
-            options=options, rules_version=RULES_VERSION, status=Game.Status.FINISHED, winner=winner,
-            totals=totals, hand_count=0, match=matches[match_index] if match_index is not None else None,
-            match_game_number=number, started_at=finished_at - timedelta(minutes=15), finished_at=finished_at,
-        ))
-    created = Game.objects.bulk_create(objects, batch_size=2000)
-    for game, (_, _, (_, _, _, hands), finished_at, _, _) in zip(created, game_rows, strict=True):
-        game.hand_count = len(hands)
-        for number, (record, dealer, delta, totals, extras, details) in enumerate(hands, 1):
-            hand_rows.append(Hand(game=game, number=number, record=record, dealer=dealer, delta=delta,
-                                  totals=totals, extras=extras, details=details, entered_at=finished_at))
-        if len(hand_rows) >= 20000:
-            Hand.objects.bulk_create(hand_rows, batch_size=5000)
-            hand_rows = []
-    Hand.objects.bulk_create(hand_rows, batch_size=5000)
-    Game.objects.bulk_update(created, ["hand_count"], batch_size=2000)
-    return league, people
-
-
-def finish_one_more_game(league: League, people: list[Player]) -> Game:
-    """One more finished Spades game with its hands, as if just recorded."""
-    rng = random.Random(99)
-    options, totals, winner, hands = play_template(rng, "spades") or (None, None, None, [])
-    table = rng.sample(people, 4)
-    game = Game.objects.create(
-        game_type="spades", league=league, north=table[0], east=table[1], south=table[2], west=table[3],
-        options=options, rules_version=RULES_VERSION, status=Game.Status.FINISHED, winner=winner, totals=totals,
-        hand_count=len(hands), finished_at=datetime.now(UTC),
-    )
-    Hand.objects.bulk_create(
-        Hand(game=game, number=n, record=r, dealer=d, delta=dl, totals=t, extras=e, details=dt)
-        for n, (r, d, dl, t, e, dt) in enumerate(hands, 1)
-    )
-    return game
 
 
 def stored_rows(league: League) -> list[list[tuple]]:
@@ -264,11 +115,83 @@ def machine() -> dict[str, str]:
     }
 
 
+def rebuild_phases(league: League) -> list[tuple[str, float, float]]:
+    """A rebuild again, phase by phase: (phase, seconds, CPU seconds of this process), in a transaction
+    rolled back at the end. The CPU shows what is Python's; the rest of the time is the database's."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.standings.facts import facts_of, figures_of, finished_rows
+    from games.standings.ratings import league_ratings
+    from games.standings.services import lock_league
+    from games.standings.storage import replace_rows
+    from games.standings.tables import league_table
+
+    phases: list[tuple[str, float, float]] = []
+
+    def phase(name: str, work):
+        started, cpu = time.perf_counter(), time.process_time()
+        result = work()
+        phases.append((name, time.perf_counter() - started, time.process_time() - cpu))
+        return result
+
+    with transaction.atomic():
+        lock_league(league.pk)
+        rows = phase("read the finished games and matches", lambda: finished_rows(league.pk))
+        facts = phase("turn them into facts", lambda: facts_of(rows))
+        lines = phase("tables", lambda: league_table(facts.games, facts.matches))
+        ratings = phase("ratings (OpenSkill)", lambda: league_ratings(facts.games, facts.matches))
+        figures, _ = phase("read and decode every hand, add up the figures", lambda: figures_of(league.pk, facts))
+        phase("write the rows", lambda: replace_rows(league.pk, lines, ratings, figures, timezone.now(),
+                                                     rows.prints()))
+        transaction.set_rollback(True)
+    return phases
+
+
+def corrections(league: League, people: list[Player], report: dict) -> None:
+    """Corrections of counted games, each followed by the standings task, as a scorekeeper would make them."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Membership
+    from games.services import hand_correct, hand_record, hand_undo
+    from games.tasks import league_standings_update
+
+    keeper = get_user_model().objects.create_user(username=f"bench-keeper-{time.time_ns()}", password="x" * 20)
+    Membership.objects.create(league=league, user=keeper, role=Membership.Role.OWNER)
+    counted = list(Game.objects.filter(league=league, status=Game.Status.FINISHED, match__isnull=True)
+                   .order_by("finished_at", "id").values_list("id", flat=True))
+
+    def task() -> dict:
+        return league_standings_update(league.pk)
+
+    def show(label: str, key: str, request_seconds: float) -> None:
+        seconds, summary = timed(task)
+        report[key] = {"request_seconds": request_seconds, "update_seconds": seconds, "mode": summary["mode"],
+                       "rating_changes": summary["rating_changes"], "standings": summary["standings"]}
+        print(f"{label:<34}{seconds:7.2f} s  ({summary['mode']}: {summary['standings']} standing lines, "
+              f"{summary['rating_changes']} rating changes rewritten; the request itself {request_seconds * 1000:.0f} ms)")
+
+    last = Game.objects.get(pk=counted[-1])
+    record = Hand.objects.get(game=last, number=last.hand_count).record
+    request_seconds, _ = timed(lambda: hand_undo(game=last, by=keeper, reason="bench"))
+    show("undo in the last game counted:", "undo_last", request_seconds)
+    request_seconds, _ = timed(lambda: hand_record(game=last, record=record, by=keeper))
+    show("the same hand recorded again:", "record_again", request_seconds)
+    for label, key, game_id in (("correction in the middle game:", "correct_middle", counted[len(counted) // 2]),
+                                ("correction in the first game:", "correct_first", counted[0])):
+        game = Game.objects.get(pk=game_id)
+        first_hand = Hand.objects.get(game=game, number=1).record
+        request_seconds, _ = timed(lambda game=game, first_hand=first_hand: hand_correct(
+            game=game, number=1, record=first_hand, by=keeper, reason="bench"))
+        show(label, key, request_seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=220)
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--keep", action="store_true", help="keep the synthetic league (with DATABASE_URL)")
+    parser.add_argument("--json", type=Path, help="also write the timings to this file, as JSON")
     args = parser.parse_args()
 
     call_command("migrate", verbosity=0)
@@ -280,36 +203,50 @@ def main() -> None:
     print(f"\nleague: {args.players} players, {args.games} finished games, {hands} hands, "
           f"{Match.objects.filter(league=league).count()} Trumps matches (built in {build_time:.1f} s)")
 
+    report: dict = {"games": args.games, "players": args.players, "hands": hands}
+    started_cpu = time.process_time()
     rebuild_time, summary = timed(lambda: league_standings_recompute(league_id=league.pk))
-    print(f"rebuild:            {rebuild_time:7.2f} s  ({summary.standings} standing lines, {summary.ratings} "
-          f"ratings, {summary.rating_changes} rating changes)")
+    report["rebuild_seconds"] = rebuild_time
+    print(f"rebuild:                          {rebuild_time:7.2f} s  ({summary.standings} standing lines, "
+          f"{summary.ratings} ratings, {summary.rating_changes} rating changes; "
+          f"{time.process_time() - started_cpu:.2f} s of it CPU in this process)")
+    report["rebuild_phases"] = rebuild_phases(league)
+    for name, seconds, cpu in report["rebuild_phases"]:
+        print(f"  {name + ':':<50}{seconds:6.2f} s  ({cpu:.2f} s CPU here)")
 
     from games.tasks import league_standings_update
 
     finish_one_more_game(league, people)
-    update_time, update = timed(lambda: league_standings_update.delay(league.pk).get())
-    print(f"update (one game):  {update_time:7.2f} s  ({update['mode']}: {update['standings']} standing lines, "
-          f"{update['ratings']} ratings, {update['rating_changes']} rating changes written)")
-    again_time, again = timed(lambda: league_standings_update.delay(league.pk).get())
-    print(f"update again:       {again_time:7.2f} s  ({again['mode']})")
+    update_time, update = timed(lambda: league_standings_update(league.pk))
+    report["update_seconds"] = update_time
+    print(f"update (one more game):           {update_time:7.2f} s  ({update['mode']}: {update['standings']} "
+          f"standing lines, {update['ratings']} ratings, {update['rating_changes']} rating changes written)")
+    again_time, again = timed(lambda: league_standings_update(league.pk))
+    print(f"update again:                     {again_time:7.2f} s  ({again['mode']})")
+    corrections(league, people, report)
     folded = stored_rows(league)
     check_time, _ = timed(lambda: league_standings_recompute(league_id=league.pk))
-    print(f"rows after update = rows after rebuild: {'yes' if stored_rows(league) == folded else 'NO'} "
+    report["same_as_rebuild"] = stored_rows(league) == folded
+    report["second_rebuild_seconds"] = check_time
+    print(f"rows after all that = rows after a rebuild: {'yes' if report['same_as_rebuild'] else 'NO'} "
           f"(rebuild {check_time:.2f} s)")
 
     with CaptureQueriesContext(connection) as queries:
-        read_time, standings = timed(lambda: league_standings(league=league), repeat=5)
+        read_time, page = timed(lambda: standings_page(league=league), repeat=5)
+    print(f"standings, first page:            {read_time * 1000:7.1f} ms ({len(queries) // 5} queries, "
+          f"{sum(len(table['players']) + len(table['partnerships']) for table in page['game_types'])} lines)")
+    read_time, standings = timed(lambda: league_standings(league=league), repeat=3)
     lines = sum(len(table["players"]) + len(table["partnerships"]) for table in standings["game_types"])
-    print(f"standings read:     {read_time * 1000:7.1f} ms ({lines} lines, {len(queries) // 5} queries)")
-    read_one, _ = timed(lambda: league_standings(league=league, game_type="smudge"), repeat=5)
-    print(f"one game type read: {read_one * 1000:7.1f} ms")
+    print(f"standings, every line:            {read_time * 1000:7.1f} ms ({lines} lines)")
     ratings_time, ratings = timed(lambda: player_ratings(player=people[0]), repeat=5)
     points = sum(len(entry["history"]) for entry in ratings)
-    print(f"player ratings:     {ratings_time * 1000:7.1f} ms (with {points} history points)")
+    print(f"player ratings:                   {ratings_time * 1000:7.1f} ms (with {points} history points)")
     reset_queries()
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
 
     if SCRATCH is None and not args.keep:
-        for model in (Standing, PlayerRating, RatingChange, PlayerFigures):
+        for model in (Standing, PlayerRating, RatingChange, PlayerFigures, CountedResult):
             model.objects.filter(league=league).delete()
         Hand.objects.filter(game__league=league).delete()
         Game.objects.filter(league=league).delete()

@@ -12,7 +12,7 @@ from typing import Any
 from games.rules.errors import DomainError
 
 __all__ = ["DomainError", "GameClosed", "HandChanged", "HandConflict", "IdempotencyMismatch", "InvalidInput",
-           "InvitationClosed", "NoSuchThing", "NotAllowed", "ServiceError", "SimilarName", "StateConflict"]
+           "InvitationClosed", "NoSuchThing", "NotAllowed", "NotFound", "ServiceError", "SimilarName", "StateConflict"]
 
 
 class ServiceError(DomainError):
@@ -29,6 +29,10 @@ class NoSuchThing(InvalidInput):
 
 class StateConflict(InvalidInput):
     """Input that is fine in itself but cannot apply to things as they stand (a league's last owner leaving)."""
+
+
+class NotFound(ServiceError):
+    """There is no such thing, or none the user may see (the two are told apart to nobody)."""
 
 
 class NotAllowed(ServiceError):

@@ -1,8 +1,10 @@
 """Things that happen to games that others follow.
 
 A game finishing, or a correction or undo touching a finished game, changes its league's
-standings and ratings: those are recomputed by a task, queued once the transaction commits
-so the worker never reads a row that is not there yet.
+standings and ratings: those are brought up to date by a task, queued once the transaction
+commits so the worker never reads a row that is not there yet. Without a broker the task runs
+in this process, once the response to the request that queued it has been sent
+(``games.background``), never inside the request.
 
 Queueing must never cost the scorekeeper their hand: it runs after the hand is stored, and if
 the broker cannot be reached the failure is logged and the league is left for the catch-up
@@ -25,8 +27,12 @@ def game_result_changed(game) -> None:
     league_id = game.league_id
 
     def queue() -> None:
-        from games import tasks
+        from games import background, tasks
 
+        if tasks.league_standings_update.app.conf.task_always_eager:
+            background.after_response(("league_standings_update", league_id),
+                                      lambda: tasks.league_standings_update.delay(league_id))
+            return
         try:
             tasks.league_standings_update.delay(league_id)
         except Exception:  # noqa: BLE001 - any broker failure; the hand is already stored

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 
 from games.errors import IdempotencyMismatch
 from games.models import Game, IdempotencyRecord
@@ -44,8 +45,12 @@ def stored_answer(*, user, scope: str, key: str, request_hash: str) -> dict[str,
 
 def remember_answer(*, user, scope: str, key: str, request_hash: str, answer: dict[str, Any],
                     game: Game | None = None) -> None:
-    IdempotencyRecord.objects.create(user=user, scope=scope, key=key, request_hash=request_hash, result=answer,
-                                     game=game)
+    # One statement written out once (games.services.statements): every hand recorded with a key ends here.
+    from games.services import statements
+
+    statements.insert(IdempotencyRecord, {"user": user.pk, "scope": scope, "key": key, "request_hash": request_hash,
+                                          "result": answer, "game": game.pk if game else None,
+                                          "created_at": timezone.now()})
 
 
 def once(*, user, scope: str, key: str | None, request: Any, write: Callable[[], T],

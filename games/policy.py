@@ -34,6 +34,17 @@ def league_role(user, league: League | None) -> str | None:
     return cached[user.pk]
 
 
+def remember_role(user, league: League | None, role: str | None) -> None:
+    """Record the user's role in the league, read with something else (a write reads the game and the
+    writer's role in one statement), so the checks below need no query of their own."""
+    if league is None or not user.is_authenticated:
+        return
+    cached = getattr(league, "_roles", None)
+    if cached is None:
+        cached = league._roles = {}
+    cached[user.pk] = role
+
+
 def can_view_league(user, league: League | None) -> bool:
     if league is None or league.is_public or user.is_superuser:
         return True

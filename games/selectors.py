@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from games import policy
@@ -223,11 +223,21 @@ def games_for(*, user, league=None, player=None, game_type=None, status=None,
     return games.order_by("-started_at", "-id")
 
 
+def hands_with_authors() -> Prefetch:
+    return Prefetch("hands", queryset=Hand.objects.select_related("entered_by").order_by("number"))
+
+
 def game_with_hands(*, user, pk: int) -> Game | None:
     """One visible game with its seats, league and every hand (with who entered it): three queries."""
-    hands = Prefetch("hands", queryset=Hand.objects.select_related("entered_by").order_by("number"))
     visible = policy.visible_games(user).filter(pk=pk).values("pk")
-    return Game.objects.filter(pk__in=visible).select_related("league", *SEATED).prefetch_related(hands).first()
+    return (Game.objects.filter(pk__in=visible).select_related("league", *SEATED).prefetch_related(hands_with_authors())
+            .first())
+
+
+def add_hands(*, game: Game) -> Game:
+    """Every hand of a game already read (with who entered it): one query."""
+    prefetch_related_objects([game], hands_with_authors())
+    return game
 
 
 def matches_for(*, user):

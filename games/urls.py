@@ -28,6 +28,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/edit/", views.league_edit, name="league-edit"),
     path("leagues/<slug:slug>/leave/", views.league_leave, name="league-leave"),
     path("leagues/<slug:slug>/members/", views.league_member, name="league-member"),
+    path("leagues/<slug:slug>/standings/<str:game_type>/<str:table>/", views.league_table, name="league-table"),
     path("leagues/<slug:slug>/invitations/", views.league_invitations, name="league-invitations"),
     path("leagues/<slug:slug>/invitations/<int:pk>/", views.league_invitation, name="league-invitation"),
     path("leagues/<slug:slug>/invitations/<int:pk>/qr.svg", views.league_invitation_qr, name="league-invitation-qr"),

@@ -314,6 +314,67 @@ def redis_server(*, log: Path, port: int | None = None) -> Process:
     return server
 
 
+def postgres_bin_dir() -> Path | None:
+    """Where PostgreSQL's server programs are (``initdb``, ``postgres``), or None if it is not installed."""
+    candidates = []
+    try:
+        found = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, timeout=10, check=False)
+        if found.returncode == 0:
+            candidates.append(Path(found.stdout.strip()))
+    except OSError:
+        pass
+    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin"),
+                         key=lambda path: int(path.parent.name) if path.parent.name.isdigit() else 0, reverse=True)
+    for folder in candidates:
+        if (folder / "initdb").is_file() and (folder / "postgres").is_file():
+            return folder
+    return None
+
+
+def postgres_server(*, folder: Path, port: int | None = None) -> Process:
+    """A private, throwaway PostgreSQL on loopback, its data in ``folder`` (removed by ``stop``).
+
+    Tuned for measuring CPU rather than the disk (``fsync=off``): for benchmarks and tests only.
+    PostgreSQL refuses to run as root, so as root it runs as the ``postgres`` user.
+    """
+    bin_dir = postgres_bin_dir()
+    if bin_dir is None:
+        raise StackError("PostgreSQL is not installed (no initdb found; on Debian: apt-get install postgresql)")
+    port = port or free_port()
+    data = folder / "data"
+    data.mkdir(parents=True)
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        as_user = ["runuser", "-u", "postgres", "--"]
+        for reachable in (folder.parent, folder):  # the postgres user must reach its data folder
+            reachable.chmod(0o755)
+        shutil.chown(data, "postgres")
+    log = folder / "postgres.log"
+    done = subprocess.run([*as_user, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                           "--no-sync"], capture_output=True, text=True, timeout=120, check=False)
+    if done.returncode:
+        raise StackError(f"initdb failed: {done.stderr[-1000:]}")
+    server = Process("postgres", [*as_user, str(bin_dir / "postgres"), "-D", str(data), "-h", "127.0.0.1",
+                                  "-p", str(port), "-k", str(data), "-c", "fsync=off", "-c", "synchronous_commit=off",
+                                  "-c", "full_page_writes=off", "-c", "max_connections=100"], {**os.environ}, log)
+    server.url = f"postgres://postgres@127.0.0.1:{port}/postgres"  # type: ignore[attr-defined]
+    server.folder = folder  # type: ignore[attr-defined]
+    server.start()
+    server.wait_for(lambda: Postgres(server.url).reachable(), "accepting connections", 60)  # type: ignore[attr-defined]
+    return server
+
+
+def stop_postgres(server: Process) -> None:
+    """A fast shutdown (SIGINT: roll back what is open, then stop), and its data folder removed."""
+    server.signal(signal.SIGINT)
+    if server.popen is not None:
+        try:
+            server.popen.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    shutil.rmtree(server.folder, ignore_errors=True)  # type: ignore[attr-defined]
+
+
 def redis_ping(url: str) -> bool:
     import redis
 

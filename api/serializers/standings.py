@@ -23,6 +23,10 @@ class StandingsFilter(QueryFilter):
         help_text="Only this game type's tables (listed even if empty). Without it: every game type "
                   "the league has results in.",
     )
+    page = serializers.IntegerField(required=False, min_value=1, max_value=10**6, default=1,
+                                    help_text="Which page of every table: lines (page − 1) × page_size + 1 on.")
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=100, default=50,
+                                         help_text="Lines of each table on a page (50 unless given, at most 100).")
 
 
 class LeagueRef(serializers.Serializer):
@@ -50,6 +54,8 @@ class Streak(serializers.CharField):
 class ResultsOut(serializers.Serializer):
     """The figures every line of a table has."""
 
+    place = serializers.IntegerField(min_value=1, help_text="The line's position in its table's order (1 is "
+                                                            "first), whatever page it is on.")
     played = serializers.IntegerField(min_value=0)
     won = serializers.IntegerField(min_value=0)
     lost = serializers.IntegerField(min_value=0)
@@ -86,8 +92,14 @@ class PartnershipStandingOut(ResultsOut):
 class GameTypeTableOut(serializers.Serializer):
     game_type = GameType()
     name = serializers.CharField()
-    players = PlayerStandingOut(many=True, help_text="Ordered by games won, then win rate, then average margin.")
+    players = PlayerStandingOut(many=True, help_text="Ordered by games won, then win rate, then average margin, "
+                                                     "then name; this page's lines of the table.")
     partnerships = PartnershipStandingOut(many=True, help_text="Same order; none in cutthroat Spades.")
+
+
+class TableSizesOut(serializers.Serializer):
+    players = serializers.IntegerField(min_value=0, help_text="Lines in the players' table.")
+    partnerships = serializers.IntegerField(min_value=0, help_text="Lines in the partnerships' table.")
 
 
 class LeagueStandingsOut(serializers.Serializer):
@@ -96,6 +108,11 @@ class LeagueStandingsOut(serializers.Serializer):
         allow_null=True, help_text="When the tables were last computed; null if they have not been yet (a "
                                    "worker may still be updating them).")
     game_types = GameTypeTableOut(many=True)
+    page = serializers.IntegerField(min_value=1)
+    page_size = serializers.IntegerField(min_value=1)
+    sizes = serializers.DictField(child=TableSizesOut(), help_text="Per game type listed: how long each table is.")
+    next = serializers.URLField(allow_null=True, help_text="The next page, if any table goes on past this one.")
+    previous = serializers.URLField(allow_null=True, help_text="The page before, if this is not the first.")
 
 
 # --- a player's ratings and figures ------------------------------------------------------------------

@@ -34,6 +34,11 @@ IDEMPOTENCY_KEY = OpenApiParameter(
                 "Keys are kept per user and per kind of request.",
 )
 
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The ETag of an earlier answer (weak or strong): unchanged since, the answer is a 304 with no body.",
+)
+
 
 class ApiView(GenericAPIView):
     parser_classes = [SafeJSONParser]

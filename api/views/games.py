@@ -1,20 +1,24 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.utils.decorators import method_decorator
+from django.views.decorators.http import condition
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from api.serializers.club import PublicIn
+from api.serializers.common import MAX_ID
 from api.serializers.games import GameDetailOut, GameFilter, GameIn, GameOut
 from api.serializers.people import ScorekeeperIn, ScorekeepersOut
-from games import policy, selectors, services
+from games import policy, selectors, services, versions
 from games.errors import NotAllowed
 from games.rules import shown
 
 from .base import (
     IDEMPOTENCY_KEY,
+    IF_NONE_MATCH,
     LOCATION,
     ApiView,
     created,
@@ -57,10 +61,23 @@ class GameList(ApiView):
         return created(game_body(request.user, game.pk), "api-game", game.pk)
 
 
+def game_version(request, pk: int) -> str | None:
+    """The game's ETag, its row kept on the request for the answer; None (no ETag) for a game not to be seen."""
+    game = versions.game_with_version(request.user, pk) if 0 < pk <= MAX_ID else None
+    request.versioned = game
+    return versions.game_etag(game, request.accepted_renderer.format) if game is not None else None
+
+
 class GameDetail(ApiView):
-    @extend_schema(responses=GameDetailOut, tags=["games"])
+    """A game with every hand. Sent with ``If-None-Match`` and the ETag of an earlier answer, an unchanged
+    game is a 304 with no body."""
+
+    @extend_schema(parameters=[IF_NONE_MATCH], responses={200: GameDetailOut, 304: None}, tags=["games"])
+    @method_decorator(condition(etag_func=game_version))
     def get(self, request, pk: int):
-        return Response(game_body(request.user, pk))
+        if request.versioned is None:
+            raise NotFound(f"there is no game {pk}")
+        return Response(GameDetailOut(selectors.add_hands(game=request.versioned)).data)
 
     @extend_schema(request=PublicIn, responses=GameDetailOut, tags=["games"])
     def patch(self, request, pk: int):

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
+from api.serializers.common import MAX_ID
 from api.serializers.games import (
     GameDetailOut,
     HandCorrectionIn,
@@ -15,6 +16,7 @@ from api.serializers.games import (
     UndoIn,
 )
 from games import services
+from games.errors import NotAllowed
 from games.models import Hand, HandRevision
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, etag, idempotency_key, if_match
@@ -89,12 +91,24 @@ class HandList(ApiView):
     @extend_schema(request={"application/json": HAND_BODY}, examples=RECORD_EXAMPLES,
                    parameters=[IDEMPOTENCY_KEY, LOCATION], responses={201: HandResultOut}, tags=["hands"])
     def post(self, request, pk: int):
-        game = visible_game(request.user, pk)
-        key = idempotency_key(request)
-        data = self.parse(HandIn)
-        result = services.hand_record(game=game, record=data["record"], by=request.user,
-                                      expected_number=data.get("expected_number"), idempotency_key=key)
-        return created(result.payload, "api-hand", game.pk, result.payload["number"])
+        # The service reads the game, with the lock and the permission checks, in one statement. Only
+        # when it refuses (or the body is refused) is the game looked up again: one you may not see is
+        # a 404, before any complaint about the body or your permissions.
+        if not 0 < pk <= MAX_ID:
+            raise NotFound(f"there is no game {pk}")
+        try:
+            key = idempotency_key(request)
+            data = self.parse(HandIn)
+        except ValidationError:
+            visible_game(request.user, pk)
+            raise
+        try:
+            result = services.hand_record(game=pk, record=data["record"], by=request.user,
+                                          expected_number=data.get("expected_number"), idempotency_key=key)
+        except NotAllowed:
+            visible_game(request.user, pk)
+            raise
+        return created(result.payload, "api-hand", pk, result.payload["number"])
 
 
 class HandDetail(ApiView):

@@ -1,20 +1,24 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.utils.decorators import method_decorator
+from django.views.decorators.http import condition
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 
 from api.serializers.club import InvitationOut
+from api.serializers.common import MAX_ID
 from api.serializers.people import LeagueIn, LeagueOut, LeagueUpdate, MemberIn, MemberOut, RoleIn
 from api.serializers.standings import LeagueStandingsOut, StandingsFilter
-from games import policy, services
+from games import policy, services, versions
 from games.models import Invitation, Membership
 from games.rules import shown
-from games.standings.selectors import league_standings
+from games.standings.selectors import standings_page
 
-from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, one, path_text
+from .base import IDEMPOTENCY_KEY, IF_NONE_MATCH, LOCATION, ApiView, created, idempotency_key, one, path_text
 
 
 def visible_league(user, pk: int):
@@ -133,14 +137,34 @@ class MemberDetail(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def standings_version(request, pk: int) -> str | None:
+    """The standings' ETag (the page asked for included), the league kept on the request for the answer."""
+    league = versions.league_with_version(request.user, pk) if 0 < pk <= MAX_ID else None
+    request.versioned = league
+    if league is None:
+        return None
+    return versions.standings_etag(league, request.accepted_renderer.format,
+                                   sorted(request.query_params.lists()))
+
+
 class LeagueStandings(ApiView):
-    """The league's tables per game type: players (with their rating) and partnerships.
+    """The league's tables per game type: players (with their rating) and partnerships, a page at a time.
 
     Computed in the background after every finished game (docs/standings.md); ``computed_at`` says when.
+    Sent with ``If-None-Match`` and the ETag of an earlier answer, unchanged standings are a 304.
     """
 
-    @extend_schema(parameters=[StandingsFilter], responses=LeagueStandingsOut, tags=["leagues"])
+    @extend_schema(parameters=[StandingsFilter, IF_NONE_MATCH], responses={200: LeagueStandingsOut, 304: None},
+                   tags=["leagues"])
+    @method_decorator(condition(etag_func=standings_version))
     def get(self, request, pk: int):
-        game_type = self.parse(StandingsFilter, data=request.query_params).get("game_type")
-        league = visible_league(request.user, pk)
-        return Response(LeagueStandingsOut(league_standings(league=league, game_type=game_type)).data)
+        query = self.parse(StandingsFilter, data=request.query_params)
+        if request.versioned is None:
+            raise NotFound(f"there is no league {pk}")
+        page, size = query["page"], query["page_size"]
+        body = standings_page(league=request.versioned, game_type=query.get("game_type"), page=page, page_size=size)
+        url = request.build_absolute_uri()
+        body.update(page=page, page_size=size,
+                    next=replace_query_param(url, "page", page + 1) if body.pop("more") else None,
+                    previous=replace_query_param(url, "page", page - 1) if page > 1 else None)
+        return Response(LeagueStandingsOut(body).data)

@@ -14,7 +14,7 @@ from .play import (
     game_type_name,
     name_key,
 )
-from .standings import PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
+from .standings import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 
 __all__ = [
     "SEAT_CHOICES",

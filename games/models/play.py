@@ -54,6 +54,8 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # Changes with the name: pages and API answers that show names check it before answering 304.
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -208,7 +210,8 @@ class Game(models.Model):
 class Hand(models.Model):
     """One hand as the scorekeeper entered it, and as the engine scored it."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    # No index of its own: the (game, number) constraint's index serves every look-up by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField()
     record = models.JSONField()
     dealer = models.CharField(max_length=1, choices=SEAT_CHOICES)
@@ -272,7 +275,8 @@ class IdempotencyRecord(models.Model):
     (``games.idempotency``), so the two are committed together or not at all.
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the (user, scope, key) constraint's index serves every look-up by user.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
     scope = models.CharField(max_length=80)
     key = models.CharField(max_length=200)
     request_hash = models.CharField(max_length=64)

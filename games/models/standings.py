@@ -21,7 +21,8 @@ class Standing(models.Model):
     A partnership is an unordered pair, stored with the lower player id in ``player``.
     """
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
@@ -66,7 +67,8 @@ class Standing(models.Model):
 class PlayerRating(models.Model):
     """A player's OpenSkill rating in one league and game type, after every rated result there."""
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
@@ -94,13 +96,18 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """A player's rating just after one rated result: a game, or a whole Trumps match."""
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # The history is the largest standings table: besides its key, two indexes (by league and game type, for
+    # the standings task; by player, for a player's page) keep it up to date cheaply; the results it points
+    # at need none (a game or match deleted, rare, finds its points without one).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     # Position of the result in the league's game order for this game type (1, 2, ...).
     sequence = models.PositiveIntegerField()
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             db_index=False)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                              db_index=False)
     played_at = models.DateTimeField()
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -108,7 +115,8 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["league", "game_type", "player", "sequence"]
-        indexes = [models.Index(fields=["player", "league", "game_type", "sequence"])]
+        indexes = [models.Index(fields=["player", "league", "game_type", "sequence"]),
+                   models.Index(fields=["league", "game_type", "sequence"])]
 
     def __str__(self) -> str:
         return f"rating of player {self.player_id} after {self.game_type} result {self.sequence}"
@@ -121,7 +129,8 @@ class PlayerFigures(models.Model):
     blind_nils, blind_nils_made, bags): the names its ruleset lists in ``figure_counts``.
     """
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     hands = models.PositiveIntegerField(default=0)
@@ -140,21 +149,17 @@ class PlayerFigures(models.Model):
 
 
 class StandingsWatermark(models.Model):
-    """What a league's stored standings were computed from: the results folded in so far.
+    """What a league's stored standings were computed from: how many results, and the last in game order.
 
-    The update after a game finishes checks it to decide whether it may just fold the new result
-    into the stored rows (the new result comes after ``last_*`` in game order, and the results
-    already folded in are unchanged: same counts, same ``digest``) or must recompute the league.
-    ``digest`` hashes a fingerprint of each folded result (for a game: id, ``updated_at``, winner,
-    hand count, match; for a Trumps match: its row), so a correction or an undo (which saves the
-    game), or a result that turned up before the watermark, changes it.
+    The results themselves, each with the fingerprint it had when it was counted, are the league's
+    :class:`CountedResult` rows; the update compares them with the league's finished results to
+    find what is new, changed or gone.
     """
 
     league = models.OneToOneField(League, primary_key=True, on_delete=models.CASCADE, related_name="+")
     games = models.PositiveIntegerField(default=0)
     matches = models.PositiveIntegerField(default=0)
-    digest = models.CharField(max_length=16)
-    # The last result folded in, in game order: (finished_at, 0 for a game or 1 for a match, id).
+    # The last result counted, in game order: (finished_at, 0 for a game or 1 for a match, id).
     last_finished_at = models.DateTimeField(null=True, blank=True)
     last_kind = models.PositiveSmallIntegerField(default=0)
     last_id = models.BigIntegerField(default=0)
@@ -164,3 +169,34 @@ class StandingsWatermark(models.Model):
 
     def __str__(self) -> str:
         return f"standings watermark of league {self.league_id}"
+
+
+class CountedResult(models.Model):
+    """A finished game or Trumps match that a league's stored standings count, as it was when counted.
+
+    ``fingerprint`` is made of what a change to the result changes (for a game: id, ``updated_at``,
+    winner, hand count, match; for a match: its row), so a correction or an undo (which saves the
+    game) shows as a different fingerprint, and a result no longer finished as a missing one.
+    ``finished_at`` (the start, for a result that never recorded its finish) and ``kind`` place the
+    result in game order.
+    """
+
+    class Kind(models.IntegerChoices):
+        GAME = 0, "game"
+        MATCH = 1, "match"
+
+    # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    kind = models.PositiveSmallIntegerField(choices=Kind.choices)
+    result_id = models.BigIntegerField()
+    game_type = GameTypeField()
+    finished_at = models.DateTimeField()
+    fingerprint = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "kind", "result_id"], name="one_count_per_result"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.result_id} counted in league {self.league_id}"

@@ -33,6 +33,10 @@ def next_seat(seat: str, steps: int = 1) -> str:
     return SEATS[(SEATS.index(seat) + steps) % 4]
 
 
+# The next dealer after each seat, read on every hand.
+DEALER_AFTER: Mapping[str, str] = MappingProxyType({seat: next_seat(seat) for seat in SEATS})
+
+
 def side_of(seat: str) -> str:
     """The partnership a seat belongs to: partners sit opposite."""
     return "NS" if seat in ("N", "S") else "EW"
@@ -112,36 +116,60 @@ def is_int(value: Any) -> bool:
 # --- values --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredHand:
     """One hand as scored: who dealt it, what each side gained or lost, and the totals after it.
 
     ``extras`` holds the game's running extras after this hand (Spades: bags per side);
     ``details`` says how the hand went in the players' terms (bids made, nils made, who held
     the trump stack...) for history pages and player figures.
+
+    Each is shown as a read-only mapping over a dict the hand keeps to itself: a replay keeps every
+    hand it scores, and a dict per value is fewer objects for Python's garbage collector to go over,
+    again and again as a long game grows, than a read-only wrapper kept beside each.
     """
 
     number: int
     dealer: str
-    record: Mapping[str, Any]
-    delta: Mapping[str, int]
-    totals: Mapping[str, int]
-    extras: Mapping[str, Mapping[str, int]] = field(default_factory=lambda: frozen({}))
-    details: Mapping[str, Any] = field(default_factory=lambda: frozen({}))
+    _record: Mapping[str, Any]
+    _delta: Mapping[str, int]
+    _totals: Mapping[str, int]
+    _extras: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    _details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def record(self) -> Mapping[str, Any]:
+        return MappingProxyType(self._record)
+
+    @property
+    def delta(self) -> Mapping[str, int]:
+        return MappingProxyType(self._delta)
+
+    @property
+    def totals(self) -> Mapping[str, int]:
+        return MappingProxyType(self._totals)
+
+    @property
+    def extras(self) -> Mapping[str, Mapping[str, int]]:
+        return MappingProxyType({name: MappingProxyType(values) for name, values in self._extras.items()})
+
+    @property
+    def details(self) -> Mapping[str, Any]:
+        return MappingProxyType(self._details)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "number": self.number,
             "dealer": self.dealer,
-            "delta": dict(self.delta),
-            "totals": dict(self.totals),
+            "delta": dict(self._delta),
+            "totals": dict(self._totals),
         }
-        for name, values in self.extras.items():
+        for name, values in self._extras.items():
             out[name] = dict(values)
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Where a game stands after some hands.
 
@@ -175,7 +203,7 @@ class GameState:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandScore:
     """What a game's ``score`` hook returns: the change per side, extras after the hand, details."""
 
@@ -207,12 +235,26 @@ class Ruleset:
     # the rates shown from those counts.
     figure_counts: ClassVar[tuple[str, ...]] = ()
     figure_rates: ClassVar[tuple[Rate, ...]] = ()
+    # Whether :meth:`figures` reads the record (some games' details say all it needs): a league's rebuild
+    # then leaves the records of those games' hands unread.
+    figures_read_record: ClassVar[bool] = True
     # How many games make a match (0: the game is not played in matches). A game that forms
     # matches implements ``match_seatings`` and ``match_result``.
     match_games: ClassVar[int] = 0
 
     def __init__(self, options: Mapping[str, Any] | None = None):
         self.options: Mapping[str, Any] = frozen(self.complete_options(options or {}))
+        # Worked out once from the hooks, since every hand reads them: the sides, each seat's
+        # side, each side's seats, and the fields a record may and must have.
+        self.side_list: tuple[str, ...] = tuple(self.sides)
+        self.side_by_seat: Mapping[str, str] = MappingProxyType({seat: self.side_of(seat) for seat in SEATS})
+        self.seats_by_side: Mapping[str, tuple[str, ...]] = MappingProxyType({
+            side: tuple(seat for seat in SEATS if self.side_by_seat[seat] == side) for side in self.side_list
+        })
+        self.known_fields: Mapping[str, bool] = MappingProxyType({**self.record_fields, "dealer": False,
+                                                                  "note": False})
+        self.required_fields: tuple[str, ...] = tuple(name for name, required in self.known_fields.items()
+                                                      if required)
 
     # options
 
@@ -252,7 +294,7 @@ class Ruleset:
 
     def seats_of(self, side: str) -> tuple[str, ...]:
         """The seats that score for ``side``, in seat order."""
-        return tuple(seat for seat in SEATS if self.side_of(seat) == side)
+        return self.seats_by_side[side]
 
     def initial_extras(self) -> dict[str, dict[str, int]]:
         return {}
@@ -319,7 +361,7 @@ class Ruleset:
 
     def step(self, state: GameState, record: Mapping[str, Any]) -> tuple[ScoredHand, GameState]:
         """One hand scored, and the state after it (whose ``hands`` are left as they were)."""
-        number = state.next_number
+        number = state.hands_played + 1
         if state.finished:
             won = f": {state.winner} won" if state.winner else ""
             raise InvalidHand(
@@ -334,37 +376,33 @@ class Ruleset:
             raise InvalidHand(number, f"it is {dealer}'s deal, not {record['dealer']}'s", field="dealer")
         self.check_record(number, record, state, dealer)
         scored = self.score(record, state, dealer)
-        totals = {side: state.totals[side] + scored.delta.get(side, 0) for side in self.sides}
-        delta = {side: scored.delta.get(side, 0) for side in self.sides}
-        extras = frozen({name: frozen(values) for name, values in scored.extras.items()}) \
-            if scored.extras else state.extras
+        change, before = scored.delta, state.totals
+        delta, totals = {}, {}
+        for side in self.side_list:
+            delta[side] = gained = change.get(side, 0)
+            totals[side] = before[side] + gained
+        extras: Mapping[str, Mapping[str, int]]
+        kept_extras: dict[str, Mapping[str, int]]
+        if scored.extras:
+            kept_extras = dict(scored.extras)
+            extras = MappingProxyType({name: MappingProxyType(values) for name, values in kept_extras.items()})
+        else:
+            kept_extras = {name: dict(values) for name, values in state.extras.items()}
+            extras = state.extras
         winner = self.winner(totals, record, state, scored)
-        hand = ScoredHand(
-            number=number,
-            dealer=dealer,
-            record=frozen(record),
-            delta=frozen(delta),
-            totals=frozen(totals),
-            extras=extras,
-            details=frozen(scored.details),
-        )
-        after = replace(
-            state,
-            totals=frozen(totals),
-            extras=extras,
-            hands_played=number,
-            next_dealer=next_seat(dealer),
-            finished=winner is not None,
-            winner=winner,
-        )
+        # ``delta``, ``totals``, the extras and the details are made afresh for this hand, so the hand
+        # keeps them without a copy; the record is the caller's, so it is copied.
+        hand = ScoredHand(number, dealer, dict(record), delta, totals, kept_extras, scored.details)
+        after = GameState(MappingProxyType(totals), extras, number, DEALER_AFTER[dealer], winner is not None,
+                          winner, state.hands)
         return hand, after
 
     # record checks shared by every game
 
     def check_shape(self, number: int, record: Any) -> None:
-        if not isinstance(record, Mapping):
+        if type(record) is not dict and not isinstance(record, Mapping):
             raise InvalidHand(number, "a hand must be an object of fields", field=None)
-        known = {**self.record_fields, "dealer": False, "note": False}
+        known = self.known_fields
         for name in record:
             if name not in known:
                 raise InvalidHand(
@@ -372,8 +410,8 @@ class Ruleset:
                     f"unknown field {shown(name)}; a {self.game_type} hand has: {', '.join(known)}",
                     field=name,
                 )
-        for name, required in known.items():
-            if required and name not in record:
+        for name in self.required_fields:
+            if name not in record:
                 raise InvalidHand(number, f"{name} is missing", field=name)
         if "dealer" in record and record["dealer"] not in SEATS:
             raise InvalidHand(number, f"dealer must be one of {', '.join(SEATS)}", field="dealer")
@@ -399,8 +437,8 @@ class Ruleset:
     def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """What one scored hand adds to each seat's figures (named in ``figure_counts``).
 
-        ``record`` and ``details`` are the hand as entered and as :meth:`score` described it.
-        Seats with nothing to count may be left out.
+        ``record`` and ``details`` are the hand as entered and as :meth:`score` described it (``record``
+        may be empty where ``figures_read_record`` is false). Seats with nothing to count may be left out.
         """
         return {}
 

@@ -12,7 +12,7 @@ partnerships every seat bids and scores alone by the same rules.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import SEATS, GameState, HandScore, Option, Ruleset, other_side, require_int, sole_highest
@@ -61,6 +61,7 @@ class Spades(Ruleset):
     name = "Spades"
     extras_shown = (Extra("bags", "bag", "bags"),)
     figure_counts = ("bids", "bids_made", "nils", "nils_made", "blind_nils", "blind_nils_made", "bags")
+    figures_read_record = False  # the details say every bid, nil and bag
     figure_rates = (
         Rate("bid_success", "Bids made", "bids_made", "bids"),
         Rate("nil_success", "Nils made", "nils_made", "nils"),
@@ -125,8 +126,12 @@ class Spades(Ruleset):
 
     def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
         bids = self.check_seats(number, record["bids"], "bids", "a bid")
+        nil_bid = False
         for seat in SEATS:
             bid = bids[seat]
+            if type(bid) is int and 0 < bid <= TRICKS:
+                continue  # the usual case, checked quickly
+            nil_bid = True
             if not (bid in (NIL, BLIND_NIL) or (isinstance(bid, int) and not isinstance(bid, bool)
                                                 and 0 <= bid <= TRICKS)):
                 raise InvalidHand(
@@ -135,19 +140,23 @@ class Spades(Ruleset):
                     field=f"bids.{seat}",
                 )
         tricks = self.check_seats(number, record["tricks"], "tricks", "the tricks taken")
+        taken = 0
         for seat in SEATS:
-            require_int(number, tricks[seat], f"tricks.{seat}", 0, TRICKS)
-        taken = sum(tricks.values())
+            took = tricks[seat]
+            if type(took) is not int or not 0 <= took <= TRICKS:
+                require_int(number, took, f"tricks.{seat}", 0, TRICKS)
+            taken += took
         if taken != TRICKS:
             raise InvalidHand(
                 number,
                 f"tricks add up to {taken}; they must add up to {TRICKS}",
                 field="tricks",
             )
+        if not nil_bid:
+            return  # the rules below are about nil bids
 
         if self.partnerships and not self.options["allow_double_nil"]:
-            for side in self.sides:
-                first, second = self.seats_of(side)
+            for first, second in self.seats_by_side.values():
                 if bid_is_nil(bids[first]) and bid_is_nil(bids[second]):
                     raise InvalidHand(
                         number,
@@ -162,6 +171,9 @@ class Spades(Ruleset):
     @staticmethod
     def check_seats(number: int, value: Any, field_name: str, what: str) -> Mapping[str, Any]:
         """A mapping with exactly the four seats, or an :class:`InvalidHand` naming the seat at fault."""
+        if type(value) is dict and len(value) == 4 and "N" in value and "E" in value and "S" in value \
+                and "W" in value:
+            return value  # the usual case, checked quickly
         seats = ", ".join(SEATS)
         if not isinstance(value, Mapping):
             raise InvalidHand(number, f"{field_name} must give {what} for each of {seats}", field=field_name)
@@ -209,40 +221,55 @@ class Spades(Ruleset):
 
     def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
         bids, tricks = record["bids"], record["tricks"]
+        options = self.options
+        bag_mode, bag_limit, bag_penalty = options["bag_mode"], options["bag_limit"], options["bag_penalty"]
+        bags_before = state.extras["bags"]
         delta: dict[str, int] = {}
         bags: dict[str, int] = {}
         sides: dict[str, dict[str, Any]] = {}
         nils: list[dict[str, Any]] = []
         bids_made: dict[str, bool] = {}
 
-        for side in self.sides:
-            seats = self.seats_of(side)
-            nil_seats = [seat for seat in seats if bid_is_nil(bids[seat])]
-            bid_seats = [seat for seat in seats if seat not in nil_seats]
-            contract = sum(bids[seat] for seat in bid_seats)
-            counted, loose = self.counted_tricks(bid_seats, nil_seats, tricks)
+        for side, seats in self.seats_by_side.items():
+            contract = counted = loose = 0
+            nil_seats: Sequence[str] = ()
+            bid_seats: Sequence[str] = seats
+            for seat in seats:
+                bid = bids[seat]
+                if (type(bid) is not int or not bid) and bid_is_nil(bid):
+                    # A nil at this side: its tricks follow the nil rules (the usual case has none).
+                    nil_seats = [seat for seat in seats if bid_is_nil(bids[seat])]
+                    bid_seats = [seat for seat in seats if seat not in nil_seats]
+                    contract = sum(bids[seat] for seat in bid_seats)
+                    counted, loose = self.counted_tricks(bid_seats, nil_seats, tricks)
+                    break
+                contract += bid
+                counted += tricks[seat]
 
             made = counted >= contract
             points = TRICK_POINTS * contract if made else -TRICK_POINTS * contract
             overtricks = (counted - contract if made else 0) + loose
 
             bags_gained = penalty = 0
-            bags_after = state.extras["bags"][side]
-            if self.options["bag_mode"] == "minus_one":
-                points -= overtricks
-            else:
+            bags_after = bags_before[side]
+            if bag_mode == "cycle":
                 points += overtricks
-            if self.options["bag_mode"] == "cycle":
                 bags_gained = overtricks
                 # Each time the side reaches the limit it pays the penalty and that many bags are
                 # removed; the rest carry. Floor division covers several cycles in one hand.
-                cycles, bags_after = divmod(bags_after + bags_gained, self.options["bag_limit"])
-                penalty = cycles * self.options["bag_penalty"]
-                points -= penalty
+                bags_after += bags_gained
+                if not 0 <= bags_after < bag_limit:
+                    cycles, bags_after = divmod(bags_after, bag_limit)
+                    penalty = cycles * bag_penalty
+                    points -= penalty
+            elif bag_mode == "minus_one":
+                points -= overtricks
+            else:
+                points += overtricks
 
             for seat in nil_seats:
                 blind = bids[seat] == BLIND_NIL
-                value = self.options["blind_nil_value" if blind else "nil_value"]
+                value = options["blind_nil_value" if blind else "nil_value"]
                 nil_made = tricks[seat] == 0
                 points += value if nil_made else -value
                 nils.append({"seat": seat, "blind": blind, "made": nil_made})
@@ -252,30 +279,29 @@ class Spades(Ruleset):
 
             delta[side] = points
             bags[side] = bags_after
-            sides[side] = {
-                "contract": contract,
-                "tricks": counted,
-                "made": made,
-                "overtricks": overtricks,
-                "bags": bags_gained,
-                "bag_penalty": penalty,
-            }
+            sides[side] = {"contract": contract, "tricks": counted, "made": made, "overtricks": overtricks,
+                           "bags": bags_gained, "bag_penalty": penalty}
 
-        nils.sort(key=lambda nil: SEATS.index(nil["seat"]))
+        if len(nils) > 1:
+            nils.sort(key=lambda nil: SEATS.index(nil["seat"]))
         return HandScore(
             delta=delta,
             extras={"bags": bags},
-            details={"sides": sides, "nils": nils, "bids_made": {seat: bids_made[seat] for seat in SEATS}},
+            details={"sides": sides, "nils": nils,
+                     "bids_made": {"N": bids_made["N"], "E": bids_made["E"], "S": bids_made["S"],
+                                   "W": bids_made["W"]}},
         )
 
     def counted_tricks(
-        self, bid_seats: list[str], nil_seats: list[str], tricks: Mapping[str, int]
+        self, bid_seats: Sequence[str], nil_seats: Sequence[str], tricks: Mapping[str, int]
     ) -> tuple[int, int]:
         """The side's tricks that count toward its contract, and the tricks scored only as overtricks.
 
         A nil bidder's tricks are only ever the tricks of a failed nil.
         """
         bid_tricks = sum(tricks[seat] for seat in bid_seats)
+        if not nil_seats:
+            return bid_tricks, 0
         nil_tricks = sum(tricks[seat] for seat in nil_seats)
         mode = self.options["failed_nil_tricks"]
         if not bid_seats:
@@ -307,12 +333,12 @@ class Spades(Ruleset):
         """Per seat: its bid (a trick bid, made when its side's contract was made; or a nil or blind
         nil, made when it took no trick), and the bags its side took (playing alone: its own)."""
         nils = {nil["seat"]: nil for nil in details["nils"]}
+        bids_made, sides = details["bids_made"], details["sides"]
         out = {}
-        for seat in SEATS:
+        for seat, side in self.side_by_seat.items():
             nil = nils.get(seat)
             kind = "bids" if nil is None else "blind_nils" if nil["blind"] else "nils"
-            made = details["bids_made"][seat]
-            out[seat] = {kind: 1, f"{kind}_made": int(made), "bags": details["sides"][self.side_of(seat)]["bags"]}
+            out[seat] = {kind: 1, f"{kind}_made": int(bids_made[seat]), "bags": sides[side]["bags"]}
         return out
 
     @classmethod

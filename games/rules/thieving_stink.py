@@ -36,6 +36,7 @@ class ThievingStink(Ruleset):
     game_type = "thieving_stink"
     name = "Thieving Stink"
     figure_counts = ("stack_holds", "stack_cards")
+    figures_read_record = False  # the details name the stack's holder and its size
     figure_rates = (
         Rate("stack_hold_rate", "Held the trump stack", "stack_holds", "hands"),
         Rate("average_stack", "Average stack held", "stack_cards", "stack_holds", average=True, unit=" cards",

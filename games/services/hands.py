@@ -14,18 +14,27 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import events, policy
-from games.errors import GameClosed, HandChanged, HandConflict, NoSuchThing, NotAllowed
+from games.errors import (
+    GameClosed,
+    HandChanged,
+    HandConflict,
+    NoSuchThing,
+    NotAllowed,
+    NotFound,
+)
 from games.idempotency import fingerprint, remember_answer, stored_answer
 from games.models import Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
 from games.summary import game_state
 
+from . import statements
 from .games import game_snapshot, keyed_game_write
 from .matches import match_refresh
+from .statements import read_for_write
 
 APPEND_ATTEMPTS = 3
 
@@ -45,8 +54,13 @@ class HandResult:
     replayed: bool = False
 
 
+ATOMS = (str, int, bool, float, type(None))
+
+
 def plain(value: Any) -> Any:
     """Engine values (read-only mappings, tuples) as plain JSON-ready data."""
+    if type(value) in ATOMS:  # most values: answered without the costlier checks below
+        return value
     if isinstance(value, Mapping):
         return {key: plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -83,10 +97,20 @@ def apply_state(game: Game, state: GameState) -> None:
 GAME_STATE_FIELDS = ["totals", "extras", "hand_count", "status", "winner", "finished_at", "updated_at"]
 
 
-def lock_game(game: Game, by) -> Game:
+def lock_game(game: Game | int, by) -> Game:
     """The game's row, locked until the transaction ends, if ``by`` may change it."""
-    locked = Game.objects.select_for_update(of=("self",)).select_related("league").get(pk=game.pk)
+    locked = locked_game(game if isinstance(game, int) else game.pk, by)
     check_writable(locked, by)
+    return locked
+
+
+def locked_game(game_id: int, by) -> Game:
+    """The game's row, locked until the transaction ends, with its league and ``by``'s role in it: one
+    statement (``statements.read_for_write``). :class:`NotFound` if there is no such game; whether ``by``
+    may change it is :func:`check_writable`'s to say."""
+    locked = read_for_write(game_id, by)
+    if locked is None:
+        raise NotFound(f"there is no game {game_id}")
     return locked
 
 
@@ -102,38 +126,47 @@ def check_writable(game: Game, by) -> None:
 
 def hand_record(
     *,
-    game: Game,
+    game: Game | int,
     record: Mapping[str, Any],
     by,
     expected_number: int | None = None,
     idempotency_key: str | None = None,
 ) -> HandResult:
-    """Record the next hand of ``game``.
+    """Record the next hand of ``game`` (a game, or a game's id: it is read here in any case).
 
     ``expected_number``: the number the scorekeeper's screen expects this hand to get; if another
     hand got there first, :class:`HandConflict` carries the game as it now stands.
     ``idempotency_key``: a retry with the same key and the same hand gets the first result and
     stores nothing; the same key with a different hand is refused. A retry racing the first request
     waits for it on the game's row lock.
+    A game id with no game is :class:`NotFound`; a game ``by`` may not score is :class:`NotAllowed` (a
+    door that hides games from those who may not see them checks that when it gets this refusal).
     """
+    game_id = game if isinstance(game, int) else game.pk
     request_hash = fingerprint({"record": record, "expected_number": expected_number}) if idempotency_key else ""
     for attempt in range(APPEND_ATTEMPTS):
         try:
             with transaction.atomic():
-                return append_hand(game=game, record=record, by=by, expected_number=expected_number,
-                                   idempotency_key=idempotency_key, request_hash=request_hash)
+                return append_hand(game_id=game_id, record=record, by=by, expected_number=expected_number,
+                                   idempotency_key=idempotency_key, request_hash=request_hash,
+                                   look_up_key=attempt > 0)
         except IntegrityError:
-            # Only possible where the row lock is not enforced (SQLite without IMMEDIATE transactions):
-            # another hand took this number. The unique constraint kept the table right; try again.
+            # The key was used before for another request (its answer is looked up on the next
+            # attempt, which refuses it), or, where the row lock is not enforced (SQLite without
+            # IMMEDIATE transactions), another hand took this number. Nothing was stored; try again.
             if attempt == APPEND_ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
 
 
-def append_hand(*, game, record, by, expected_number, idempotency_key, request_hash) -> HandResult:
-    locked = Game.objects.select_for_update(of=("self",)).select_related("league").get(pk=game.pk)
-    if idempotency_key and by.is_authenticated:
-        # Under the lock: a retry of a request still being stored waits for it and finds its answer here.
+def append_hand(*, game_id, record, by, expected_number, idempotency_key, request_hash, look_up_key) -> HandResult:
+    locked = locked_game(game_id, by)
+    keyed = bool(idempotency_key) and by.is_authenticated
+    # Under the lock: a retry of a request still being stored waits for it and finds its answer here.
+    # A request whose expected number is the next one cannot have been stored already (its hand would
+    # have that number), so the look-up is left to the key's unique index: reusing the key for another
+    # request fails the insert below, and the next attempt looks it up and refuses it.
+    if keyed and (look_up_key or expected_number is None or expected_number != locked.hand_count + 1):
         stored = stored_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash)
         if stored is not None:
             return HandResult(payload=stored, replayed=True)
@@ -145,30 +178,34 @@ def append_hand(*, game, record, by, expected_number, idempotency_key, request_h
             state=game_snapshot(locked),
         )
     state = locked.ruleset.play(game_state(locked), record)
-    scored = state.hands[-1]
-    hand = Hand.objects.create(
-        game=locked,
-        number=scored.number,
-        record=plain(record),
-        dealer=scored.dealer,
-        delta=plain(scored.delta),
-        totals=plain(scored.totals),
-        extras=plain(scored.extras),
-        details=plain(scored.details),
-        entered_by=by,
-    )
     was_finished = locked.status == Game.Status.FINISHED
     apply_state(locked, state)
-    locked.save(update_fields=GAME_STATE_FIELDS)
+    locked.updated_at = timezone.now()
+    hand = stored_hand(locked, state.hands[-1], record, by)
     if state.finished and locked.match_id:
         match_refresh(match=locked.match)
     payload = hand_payload(hand, locked)
-    if idempotency_key and by.is_authenticated:
+    if keyed:
         remember_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash,
                         answer=payload, game=locked)
     if state.finished != was_finished:
         events.game_result_changed(locked)
     return HandResult(payload=payload, hand=hand, game=locked)
+
+
+def stored_hand(game: Game, scored, record: Mapping[str, Any], by) -> Hand:
+    """Insert the scored hand and store the game's new state (``apply_state``, its ``updated_at`` set);
+    the hand as stored."""
+    values = {"game": game.pk, "number": scored.number, "record": plain(record), "dealer": scored.dealer,
+              "delta": plain(scored.delta), "totals": plain(scored.totals), "extras": plain(scored.extras),
+              "details": plain(scored.details), "entered_by": by.pk if by.is_authenticated else None,
+              "entered_at": game.updated_at, "updated_at": game.updated_at}
+    pk = statements.insert(Hand, values)
+    statements.update(Game, game.pk, {name: getattr(game, name) for name in GAME_STATE_FIELDS})
+    hand = Hand.from_db(connection.alias, [field.attname for field in Hand._meta.concrete_fields],
+                        [pk, *values.values()])
+    hand.game = game
+    return hand
 
 
 # --- corrections -----------------------------------------------------------------------------------
@@ -312,11 +349,15 @@ def undo(*, game: Game, by, reason: str, number: int | None,
 
 
 def settle(game: Game, state: GameState) -> None:
-    """Store a re-scored state on the game and tell whoever follows results that it changed."""
-    was = (game.status, game.winner, dict(game.totals))
+    """Store a re-scored state on the game and tell whoever follows results that it changed.
+
+    Any change to a finished game (or one that was finished) is news for its league: even with the same
+    winner and totals, a corrected hand changes its players' figures.
+    """
+    was_status = game.status
     apply_state(game, state)
     game.save(update_fields=GAME_STATE_FIELDS)
     if game.match_id:
         match_refresh(match=game.match)
-    if Game.Status.FINISHED in (was[0], game.status) and was != (game.status, game.winner, game.totals):
+    if Game.Status.FINISHED in (was_status, game.status):
         events.game_result_changed(game)

@@ -81,7 +81,7 @@ def player_update(*, player: Player, by, name: str | None = None) -> Player:
     if name is None:
         return player
     player.name = checked_name(name)
-    player.save(update_fields=["name"])
+    player.save(update_fields=["name", "updated_at"])
     return player
 
 

@@ -2,23 +2,25 @@
 
 The rows are read once (``values_list``, no model instances) and serve twice: as the facts the
 arithmetic works on (:class:`GameResult`, :class:`MatchOutcome`), and as the fingerprints the
-watermark is made of. A game's fingerprint is its id, ``updated_at``, winner, hand count and
-match, so a correction or an undo (which saves the game) changes it; a match's is its whole row.
+league's counted results are kept with (:class:`ResultPrint`). A game's fingerprint is its id,
+``updated_at``, winner, hand count and match, so a correction or an undo (which saves the game)
+changes it; a match's is its whole row.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from django.db.models import CharField, Q, QuerySet
+import orjson
+from django.db import connection
+from django.db.models import Case, CharField, Q, QuerySet, TextField, Value, When
 from django.db.models.functions import Cast, Coalesce
 
-from games.models import Game, Hand, Match
-from games.rules import Ruleset, ruleset_class
+from games.models import CountedResult, Game, Hand, Match
+from games.rules import Ruleset, ruleset_class, rulesets
 
 from .figures import FiguresBuilder
 from .results import GameResult, MatchOutcome, int_totals
@@ -32,12 +34,40 @@ GAME_PRINT = ("id", "updated", "winner", "hand_count", "match_id")
 GAME_FIELDS = ("id", "game_type", *SEATED, "options", "totals", "winner", "finished_at", "started_at",
                "match_id", "hand_count", "updated")
 MATCH_FIELDS = ("id", "game_type", "finished_at", "started_at", "player_totals", "winners")
+GAME_TYPE_AT = GAME_FIELDS.index("game_type")
 GAME_FINISHED_AT, GAME_STARTED_AT = GAME_FIELDS.index("finished_at"), GAME_FIELDS.index("started_at")
 GAME_PRINT_AT = tuple(GAME_FIELDS.index(name) for name in GAME_PRINT)
 MATCH_FINISHED_AT, MATCH_STARTED_AT = MATCH_FIELDS.index("finished_at"), MATCH_FIELDS.index("started_at")
 
 Order = tuple[datetime, int, int]
-GAME, MATCH = 0, 1  # a game sorts before a match finished at the same moment (its third game)
+GAME, MATCH = CountedResult.Kind.GAME.value, CountedResult.Kind.MATCH.value  # a game sorts first at one moment
+ResultKey = tuple[int, int]  # (kind, id)
+
+
+class ResultPrint(NamedTuple):
+    """A finished result's place in game order and its fingerprint."""
+
+    kind: int
+    result_id: int
+    game_type: str
+    at: datetime
+    fingerprint: str
+
+    @property
+    def key(self) -> ResultKey:
+        return (self.kind, self.result_id)
+
+    @property
+    def order(self) -> Order:
+        return (self.at, self.kind, self.result_id)
+
+
+def game_print(values: Iterable[Any]) -> str:
+    return "g" + "|".join(map(str, values))
+
+
+def match_print(row: tuple) -> str:
+    return "m" + repr(tuple(row))
 
 
 @dataclass(frozen=True)
@@ -55,23 +85,15 @@ class FinishedRows:
     def __len__(self) -> int:
         return len(self.games) + len(self.matches)
 
-    def prints(self) -> list[str]:
-        return [game_print(row[index] for index in GAME_PRINT_AT) for _, row in self.games] + [
-            match_print(row) for _, row in self.matches
-        ]
+    def prints(self) -> list[ResultPrint]:
+        return [ResultPrint(GAME, order[2], row[GAME_TYPE_AT], order[0],
+                            game_print(row[index] for index in GAME_PRINT_AT)) for order, row in self.games] + [
+            ResultPrint(MATCH, order[2], row[1], order[0], match_print(row)) for order, row in self.matches]
 
-
-def game_print(values: Iterable[Any]) -> str:
-    return "g" + "|".join(map(str, values))
-
-
-def match_print(row: Sequence[Any]) -> str:
-    return "m" + repr(tuple(row))
-
-
-def digest(prints: Iterable[str]) -> str:
-    """A hash of a set of results' fingerprints (in any order), as 16 hex digits."""
-    return hashlib.sha256("\n".join(sorted(prints)).encode()).hexdigest()[:16]
+    def only(self, keys: Collection[ResultKey]) -> FinishedRows:
+        """The rows of these results only."""
+        return FinishedRows(games=[item for item in self.games if (GAME, item[0][2]) in keys],
+                            matches=[item for item in self.matches if (MATCH, item[0][2]) in keys])
 
 
 def games_of(league_id: int) -> QuerySet:
@@ -87,39 +109,62 @@ def up_to(order: Order) -> Q:
     return Q(at__lt=at) | Q(at=at, id__lte=last_id)
 
 
-def finished_rows(league_id: int, after: Order | None = None) -> FinishedRows:
-    """The league's finished games and matches (only those after ``after``, if given). Two queries."""
+def seated(players: Collection[int]) -> Q:
+    """Games in which any of ``players`` sat."""
+    players = list(players)
+    return Q(north_id__in=players) | Q(east_id__in=players) | Q(south_id__in=players) | Q(west_id__in=players)
+
+
+def finished_rows(league_id: int, after: Order | None = None, *, since: Order | None = None,
+                  game_type: str | None = None, players: Collection[int] | None = None) -> FinishedRows:
+    """The league's finished games and matches: only those after ``after`` or from ``since`` on (in game
+    order), of ``game_type``, or in which any of ``players`` played, if given. Two queries."""
+    players = set(players) if players is not None else None
     games = games_of(league_id)
     if after is not None:
         games = games.exclude(up_to(after))
+    if since is not None:
+        games = games.filter(at__gte=since[0])
+    if game_type is not None:
+        games = games.filter(game_type=game_type)
+    if players is not None:
+        games = games.filter(seated(players))
     game_rows = [
         ((row[GAME_FINISHED_AT] or row[GAME_STARTED_AT], GAME, row[0]), row)
         for row in games.values_list(*GAME_FIELDS).iterator(chunk_size=BATCH)
     ]
-    match_rows = [item for item in finished_matches(league_id) if after is None or item[0] > after]
+    if since is not None:
+        game_rows = [item for item in game_rows if item[0] >= since]
+    match_rows = [item for item in finished_matches(league_id, game_type)
+                  if (after is None or item[0] > after) and (since is None or item[0] >= since)
+                  and (players is None or not players.isdisjoint(int(player) for player in item[1][4] or ()))]
     return FinishedRows(games=game_rows, matches=match_rows)
 
 
-def finished_matches(league_id: int) -> list[tuple[Order, tuple]]:
-    return [
-        ((row[MATCH_FINISHED_AT] or row[MATCH_STARTED_AT], MATCH, row[0]), row)
-        for row in Match.objects.filter(league_id=league_id, status=Match.Status.FINISHED).order_by()
-        .values_list(*MATCH_FIELDS)
-    ]
+def finished_matches(league_id: int, game_type: str | None = None) -> list[tuple[Order, tuple]]:
+    matches = Match.objects.filter(league_id=league_id, status=Match.Status.FINISHED).order_by()
+    if game_type is not None:
+        matches = matches.filter(game_type=game_type)
+    return [((row[MATCH_FINISHED_AT] or row[MATCH_STARTED_AT], MATCH, row[0]), row)
+            for row in matches.values_list(*MATCH_FIELDS)]
 
 
-def counted(league_id: int, order: Order | None) -> tuple[int, int, list[str]]:
-    """The finished games and matches at or before ``order``: how many of each, and their fingerprints.
+def current_prints(league_id: int) -> dict[ResultKey, ResultPrint]:
+    """The fingerprint of every finished result of the league, as it is now. Two light queries (no JSON
+    for the games, ``updated_at`` as text)."""
+    games = games_of(league_id).values_list("game_type", "at", *GAME_PRINT).iterator(chunk_size=BATCH)
+    prints = {(GAME, row[2]): ResultPrint(GAME, row[2], row[0], row[1], game_print(row[2:])) for row in games}
+    for (at, _, match_id), row in finished_matches(league_id):
+        prints[(MATCH, match_id)] = ResultPrint(MATCH, match_id, row[1], at, match_print(row))
+    return prints
 
-    Two light queries (no JSON or datetimes to parse for the games), for the update's check.
-    """
-    if order is None:
-        return 0, 0, []
-    prints = [game_print(values) for values in
-              games_of(league_id).filter(up_to(order)).values_list(*GAME_PRINT).iterator(chunk_size=BATCH)]
-    games = len(prints)
-    matches = [match_print(row) for match_order, row in finished_matches(league_id) if match_order <= order]
-    return games, len(matches), prints + matches
+
+def counted_prints(league_id: int) -> dict[ResultKey, ResultPrint]:
+    """The results the league's stored rows count, with the fingerprints they had then. One query."""
+    rows = CountedResult.objects.filter(league_id=league_id).values_list(
+        "kind", "result_id", "game_type", "finished_at", "fingerprint").iterator(chunk_size=BATCH)
+    return {(kind, result_id): ResultPrint(kind, result_id, game_type, at, fingerprint)
+            for kind, result_id, game_type, at, fingerprint in rows}
 
 
 class Rulesets:
@@ -156,7 +201,8 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
                               match_id, _, _) in rows.games:
         seating = {"N": north, "E": east, "S": south, "W": west}
         ruleset = made.of(game_type, options)
-        sides = {side: tuple(seating[seat] for seat in ruleset.seats_of(side)) for side in ruleset.sides}
+        sides = {side: tuple(seating[seat] for seat in seats_of_side) for side, seats_of_side
+                 in ruleset.seats_by_side.items()}
         seats[game_id] = seating
         rulesets[game_id] = ruleset
         games.append(GameResult(
@@ -174,27 +220,80 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
     return LeagueFacts(games=games, matches=matches, seats=seats, rulesets=rulesets)
 
 
-def hands_of(league_id: int, game_ids: Iterable[int] | None = None) -> Iterator[tuple[int, Any, Any]]:
-    """(game id, record, details) of every hand of the league's finished games (or of these games)."""
+def hands_of(league_id: int, game_ids: Collection[int] | None = None, *, game_type: str | None = None,
+             players: Collection[int] | None = None) -> Iterator[tuple[int, Any, Any]]:
+    """(game id, record, details) of every hand of the league's finished games (or of these games, of this
+    game type, or in which any of these players sat); the record empty where the game's figures do not read
+    it (``Ruleset.figures_read_record``).
+
+    The two JSON columns are read as text and decoded a few thousand hands at a time, in one call each
+    time (``orjson``): decoding hundreds of thousands of small documents one by one costs more than
+    reading them.
+    """
     hands = Hand.objects.filter(game__league_id=league_id, game__status=Game.Status.FINISHED)
     if game_ids is not None:
         hands = hands.filter(game_id__in=list(game_ids))
-    return hands.order_by().values_list("game_id", "record", "details").iterator(chunk_size=BATCH)
+    if game_type is not None:
+        hands = hands.filter(game__game_type=game_type)
+    if players is not None:
+        players = list(players)
+        hands = hands.filter(Q(game__north_id__in=players) | Q(game__east_id__in=players)
+                             | Q(game__south_id__in=players) | Q(game__west_id__in=players))
+    # The records of games whose figures do not read them are left unread (an empty record instead).
+    reading_records = [ruleset.game_type for ruleset in rulesets() if ruleset.figures_read_record]
+    record = Case(When(game__game_type__in=reading_records, then=Cast("record", TextField())), default=Value("{}"),
+                  output_field=TextField())
+    rows = streamed(hands.order_by().annotate(record_text=record, details_text=Cast("details", TextField()))
+                    .values_list("game_id", "record_text", "details_text"))
+    chunk: list[tuple[int, str, str]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == BATCH:
+            yield from decoded(chunk)
+            chunk = []
+    yield from decoded(chunk)
 
 
-def figures_of(league_id: int, facts: LeagueFacts,
-               only_these_games: bool = False) -> tuple[dict[tuple[str, int], dict[str, int]], int]:
+def streamed(rows: QuerySet) -> Iterator[tuple]:
+    """The rows of a ``values_list`` query as they arrive, a few thousand at a time.
+
+    On PostgreSQL the server sends them in one go while they are read (psycopg's ``stream``), rather
+    than in batches asked for one after another through a named cursor as ``iterator()`` does; the
+    values are plain (no field converters), which is all the callers here ask for.
+    """
+    if connection.vendor != "postgresql":
+        yield from rows.iterator(chunk_size=BATCH)
+        return
+    statement, params = rows.query.sql_with_params()
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.cursor() as cursor:
+        yield from cursor.cursor.stream(statement, params, size=BATCH)
+
+
+def decoded(chunk: list[tuple[int, str, str]]) -> Iterator[tuple[int, Any, Any]]:
+    if not chunk:
+        return
+    pairs = orjson.loads("[" + ",".join(f"[{record},{details}]" for _, record, details in chunk) + "]")
+    for (game_id, _, _), (record, details) in zip(chunk, pairs, strict=True):
+        yield game_id, record, details
+
+
+def figures_of(league_id: int, facts: LeagueFacts, only_these_games: bool = False, *,
+               players: Collection[int] | None = None,
+               game_type: str | None = None) -> tuple[dict[tuple[str, int], dict[str, int]], int]:
     """Player figures counted from the hands of the games in ``facts`` (and the number of hands).
 
-    ``only_these_games``: read just those games' hands (a few new games) rather than the league's.
+    ``only_these_games``: read just those games' hands (a few new games) rather than the league's;
+    ``players`` and ``game_type``: read the hands of the games of that type in which those players sat.
     """
     builder = FiguresBuilder()
     hands = 0
     if only_these_games and not facts.rulesets:
         return builder.figures(), 0
-    for game_id, record, details in hands_of(league_id, facts.rulesets if only_these_games else None):
+    rows = hands_of(league_id, facts.rulesets if only_these_games else None, game_type=game_type, players=players)
+    for game_id, record, details in rows:
         ruleset = facts.rulesets.get(game_id)
-        if ruleset is None:  # finished after the games were read; counted by the next run
+        if ruleset is None:  # not among the results read (it finished, or changed, after they were)
             continue
         hands += 1
         builder.add_hand(ruleset, facts.seats[game_id], record, details)

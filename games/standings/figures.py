@@ -7,7 +7,6 @@ them are the ruleset's too (``figure_counts``, ``figure_rates``). Every game als
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,15 +17,21 @@ class FiguresBuilder:
     """Adds hands up per (game type, player)."""
 
     def __init__(self) -> None:
-        self.counts: dict[tuple[str, int], Counter] = defaultdict(Counter)
+        self.counts: dict[tuple[str, int], dict[str, int]] = {}
 
     def add_hand(self, ruleset: Ruleset, seats: Mapping[str, int], record: Mapping[str, Any],
                  details: Mapping[str, Any]) -> None:
-        game_type = ruleset.game_type
+        game_type, counts = ruleset.game_type, self.counts
         for seat in SEATS:
-            self.counts[(game_type, seats[seat])]["hands"] += 1
-        for seat, counts in ruleset.figures(record, details).items():
-            self.counts[(game_type, seats[seat])].update(counts)
+            key = (game_type, seats[seat])
+            tally = counts.get(key)
+            if tally is None:
+                tally = counts[key] = {"hands": 0}
+            tally["hands"] += 1
+        for seat, figures in ruleset.figures(record, details).items():
+            tally = counts[(game_type, seats[seat])]
+            for name, value in figures.items():
+                tally[name] = tally.get(name, 0) + value
 
     def figures(self) -> dict[tuple[str, int], dict[str, int]]:
         """Every count the game type names (0 when it never happened), plus ``hands``."""

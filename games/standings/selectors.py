@@ -10,7 +10,8 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Lower, RowNumber
 
 from games.models import League, Player, PlayerFigures, PlayerRating, RatingChange, Standing, game_type_name
 from games.rules import RULESETS, game_order, ruleset_class
@@ -112,6 +113,134 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
                 del entry["key"]
         game_types.append({"game_type": kind, "name": game_type_name(kind), **table})
     return {"league": league_ref(league), "computed_at": computed_at, "game_types": game_types}
+
+
+# The orders a table can be read in: each column sorts first, the table's own order breaks ties.
+# ``rating`` applies to players only (a partnership has no rating).
+TABLE_ORDER = ("-won", "-win_rate", "-average_margin", Lower("player__name"), Lower("partner__name"), "player_id",
+               "partner_id")
+SORTS: dict[str, tuple] = {
+    "won": (),
+    "played": ("-played",),
+    "rate": ("-win_rate",),
+    "margin": ("-average_margin",),
+    "rating": (F("rating_ordinal").desc(nulls_last=True),),
+    "name": (Lower("player__name"), Lower("partner__name")),
+}
+PAGE_COLUMNS = ("player_id", "player__name", "partner_id", "partner__name", "played", "won", "lost", "win_rate",
+                "points_for", "points_against", "average_margin", "streak", "last_played", "matches_played",
+                "matches_won", "match_points")
+
+
+def table_sizes(*, league: League) -> dict[str, dict[str, Any]]:
+    """Per game type with results: how many player and partnership lines, and when they were computed. One
+    query. ``{"spades": {"players": 220, "partnerships": 2314, "computed_at": datetime}, ...}``, in the
+    usual order of game types."""
+    rows = (Standing.objects.filter(league=league).order_by().values("game_type")
+            .annotate(players=Count("id", filter=Q(partner__isnull=True)),
+                      partnerships=Count("id", filter=Q(partner__isnull=False)), computed_at=Max("computed_at")))
+    sizes = {row["game_type"]: {"players": row["players"], "partnerships": row["partnerships"],
+                                "computed_at": row["computed_at"]} for row in rows}
+    return {kind: sizes[kind] for kind in sorted(sizes, key=game_order)}
+
+
+def table_page(*, league: League, game_type: str, partnerships: bool = False, sort: str = "won", offset: int = 0,
+               limit: int | None = None) -> list[dict[str, Any]]:
+    """Lines ``offset`` to ``offset + limit`` of one league table, in the order ``sort`` (a key of
+    :data:`SORTS`; ``rating`` applies to players only). One query, however long the table.
+
+    Each line has the shape of a :func:`league_standings` line, plus ``place``: its position in this
+    order (1 is first), so a page of the table says where its lines stand in the whole of it.
+    """
+    rows = Standing.objects.filter(league=league, game_type=game_type, partner__isnull=not partnerships)
+    if not partnerships:
+        rows = with_ratings(rows, league, game_type)
+    if sort not in SORTS or (partnerships and sort == "rating"):
+        sort = "won"
+    rows = rows.order_by(*SORTS[sort], *TABLE_ORDER).values_list(
+        *PAGE_COLUMNS, *(() if partnerships else RATING_COLUMNS))
+    rows = rows[offset:] if limit is None else rows[offset:offset + limit]
+    matches = in_matches(game_type)
+    return [page_line(place, values, partnerships, matches) for place, values in enumerate(rows, start=offset + 1)]
+
+
+def ratings_of(league: League, game_type: str | F) -> QuerySet:
+    """The rating of each line's player (a subquery's rows: filter them with ``[:1]``)."""
+    return PlayerRating.objects.filter(league=league, game_type=game_type, player=OuterRef("player_id"))
+
+
+RATING_FIELDS = ("mu", "sigma", "ordinal", "rank", "rated")
+RATING_COLUMNS = tuple(f"rating_{name}" for name in RATING_FIELDS)
+
+
+def with_ratings(rows: QuerySet, league: League, game_type: str | None) -> QuerySet:
+    """Lines annotated with their player's rating (``rating_mu``...), so a page of lines needs no second query."""
+    ratings = ratings_of(league, OuterRef("game_type") if game_type is None else game_type)
+    return rows.annotate(**{f"rating_{name}": Subquery(ratings.values(name)[:1]) for name in RATING_FIELDS})
+
+
+def page_line(place: int, values: tuple, partnerships: bool, matches: bool) -> dict[str, Any]:
+    """A line of a table read with ``PAGE_COLUMNS`` (and the rating, for players), in the selectors' shape."""
+    (player, player_name, partner, partner_name, played, won, lost, win_rate, points_for, points_against,
+     average_margin, streak, last_played, matches_played, matches_won, match_points, *rated) = values
+    line = {"place": place, "played": played, "won": won, "lost": lost, "win_rate": round(win_rate, 4),
+            "points_for": points_for, "points_against": points_against,
+            "average_margin": round(average_margin, 2), "streak": streak, "last_played": last_played}
+    if partnerships:
+        line["players"] = [{"id": player, "name": player_name}, {"id": partner, "name": partner_name}]
+        return line
+    return {"player": {"id": player, "name": player_name}, **line, "rating": rating_of_row(rated),
+            "matches": {"played": matches_played, "won": matches_won, "points": match_points} if matches else None}
+
+
+def standings_page(*, league: League, game_type: str | None = None, page: int = 1,
+                   page_size: int = 50) -> dict[str, Any]:
+    """Page ``page`` of every table of the league (or of one game type): lines ``(page - 1) * page_size + 1``
+    to ``page * page_size`` of each, in the tables' own order. Two queries, whatever the league's size.
+
+    The shape of :func:`league_standings` (its lines with their ``place`` in the table), plus ``sizes``:
+    per game type listed, how many lines each of its tables has, and ``more``: whether any table goes on
+    past this page.
+    """
+    offset = (page - 1) * page_size
+    tables: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: {"players": [], "partnerships": []})
+    sizes: dict[str, dict[str, int]] = defaultdict(lambda: {"players": 0, "partnerships": 0})
+    computed_at: datetime | None = None
+    for table in ("players", "partnerships"):
+        partnerships = table == "partnerships"
+        rows = Standing.objects.filter(league=league, partner__isnull=not partnerships)
+        if game_type is not None:
+            rows = rows.filter(game_type=game_type)
+        if not partnerships:
+            rows = with_ratings(rows, league, game_type)
+        rows = rows.annotate(
+            place=Window(RowNumber(), partition_by=[F("game_type")], order_by=list(TABLE_ORDER)),
+            size=Window(Count("id"), partition_by=[F("game_type")]),
+            latest=Window(Max("computed_at"), partition_by=[F("game_type")]),
+        # The first line of each table comes too, for the table's size and time, even on a later page.
+        ).filter(Q(place__gt=offset, place__lte=offset + page_size) | Q(place=1))
+        for row in rows.values_list("game_type", "size", "latest", "place", *PAGE_COLUMNS,
+                                    *(() if partnerships else RATING_COLUMNS)):
+            kind, size, latest, place, values = row[0], row[1], row[2], row[3], row[4:]
+            sizes[kind][table] = size
+            computed_at = latest if computed_at is None or latest > computed_at else computed_at
+            if place > offset:
+                tables[kind][table].append(page_line(place, values, partnerships, in_matches(kind)))
+    listed = [game_type] if game_type is not None else [kind for kind in RULESETS if kind in sizes]
+    return {
+        "league": league_ref(league), "computed_at": computed_at,
+        "game_types": [{"game_type": kind, "name": game_type_name(kind), **tables[kind]} for kind in listed],
+        "sizes": {kind: dict(sizes[kind]) for kind in listed},
+        "more": any(size > offset + page_size for entry in sizes.values() for size in entry.values()),
+    }
+
+
+def rating_of_row(values: list) -> dict[str, Any] | None:
+    """A rating read with ``RATING_COLUMNS`` (None when the player has none)."""
+    mu, sigma, ordinal, rank, rated = values
+    if mu is None:
+        return None
+    return {"mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(ordinal, 3), "rank": rank, "rated": rated}
 
 
 def in_leagues(queryset: QuerySet, leagues: QuerySet[League] | None) -> QuerySet:

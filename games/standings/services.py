@@ -25,15 +25,28 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games.models import Game, League
+from games.models import Game, League, Match
 from games.models.standings import StandingsWatermark
 
-from .facts import Order, counted, digest, facts_of, figures_of, finished_rows
+from .facts import (
+    GAME,
+    MATCH,
+    SEATED,
+    Order,
+    ResultKey,
+    ResultPrint,
+    counted_prints,
+    current_prints,
+    facts_of,
+    figures_of,
+    finished_rows,
+)
+from .partial import Touched, refresh_game_type
 from .ratings import league_ratings
-from .storage import fold_in, replace_rows
+from .storage import count_results, fold_in, forget_results, replace_rows
 from .tables import league_table
 
-# More new results than this are recomputed with the league rather than folded in one by one.
+# More new or changed results than this are recomputed with the league rather than folded in.
 FOLD_LIMIT = 200
 
 
@@ -81,7 +94,7 @@ def league_standings_recompute(*, league_id: int) -> RecomputeSummary:
 
 
 def league_standings_update(*, league_id: int) -> RecomputeSummary:
-    """Bring a league's stored rows up to date with its results, folding in new results when it can.
+    """Bring a league's stored rows up to date with its results, doing no more than the changes need.
 
     Raises ``League.DoesNotExist`` when there is no such league.
     """
@@ -91,26 +104,119 @@ def league_standings_update(*, league_id: int) -> RecomputeSummary:
         watermark = StandingsWatermark.objects.filter(league_id=league_id).first()
         if watermark is None:
             return recompute(league_id, started, reason="no watermark: the league was never computed")
-        order = watermark_order(watermark)
-        games, matches, prints = counted(league_id, order)
-        if (games, matches) != (watermark.games, watermark.matches) or digest(prints) != watermark.digest:
-            return recompute(league_id, started,
-                             reason="a result already counted was changed or removed, or one finished out of order")
-        new = finished_rows(league_id, after=order)
-        if len(new) > FOLD_LIMIT:
-            return recompute(league_id, started, reason=f"more than {FOLD_LIMIT} new results")
-        games, matches = games + len(new.games), matches + len(new.matches)
-        if not len(new):
-            # Nothing to fold in; note the check, so that the catch-up task counts the league as up to date.
+        counted = counted_prints(league_id)
+        if len(counted) != watermark.games + watermark.matches:
+            return recompute(league_id, started, reason="the results the stored rows count are not recorded")
+        current = current_prints(league_id)
+        changes = Changes.between(counted, current)
+        if not changes:
+            # Nothing to do; note the check, so that the catch-up task counts the league as up to date.
             StandingsWatermark.objects.filter(league_id=league_id).update(computed_at=timezone.now())
-            return summary_of(league_id, games, matches, started, mode="unchanged")
-        facts = facts_of(new)
-        figures, hands = figures_of(league_id, facts, only_these_games=True)
-        folded = fold_in(league_id, facts, figures, watermark.sequences, timezone.now())
-        save_watermark(league_id, games=games, matches=matches, last=new.last,
-                       digest=digest([*prints, *new.prints()]), sequences=folded.sequences)
+            return summary_of(league_id, watermark.games, watermark.matches, started, mode="unchanged")
+        if len(changes) > FOLD_LIMIT:
+            return recompute(league_id, started, reason=f"more than {FOLD_LIMIT} new or changed results")
+        order = watermark_order(watermark)
+        if changes.only_added and all(order is None or current[key].order > order for key in changes.added):
+            return fold_new_results(league_id, watermark, counted, order, started)
+        return refresh_changed(league_id, watermark, counted, current, changes, started)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """How the league's finished results differ from those its stored rows count."""
+
+    added: frozenset[ResultKey]
+    changed: frozenset[ResultKey]
+    removed: frozenset[ResultKey]
+
+    @classmethod
+    def between(cls, counted: dict[ResultKey, ResultPrint], current: dict[ResultKey, ResultPrint]) -> Changes:
+        return cls(
+            added=frozenset(current.keys() - counted.keys()),
+            changed=frozenset(key for key in counted.keys() & current.keys()
+                              if counted[key].fingerprint != current[key].fingerprint),
+            removed=frozenset(counted.keys() - current.keys()),
+        )
+
+    @property
+    def only_added(self) -> bool:
+        return not self.changed and not self.removed
+
+    @property
+    def keys(self) -> frozenset[ResultKey]:
+        return self.added | self.changed | self.removed
+
+    def __len__(self) -> int:
+        return len(self.added) + len(self.changed) + len(self.removed)
+
+
+def fold_new_results(league_id: int, watermark: StandingsWatermark, counted: dict[ResultKey, ResultPrint],
+                     order: Order | None, started: float) -> RecomputeSummary:
+    """New results, all after those counted: added to the stored rows."""
+    new = finished_rows(league_id, after=order)
+    facts = facts_of(new)
+    figures, hands = figures_of(league_id, facts, only_these_games=True)
+    folded = fold_in(league_id, facts, figures, watermark.sequences, timezone.now())
+    count_results(league_id, new.prints())
+    games, matches = watermark.games + len(new.games), watermark.matches + len(new.matches)
+    last = max(filter(None, (order, new.last)))
+    save_watermark(league_id, games=games, matches=matches, last=last, sequences=folded.sequences)
     return summary_of(league_id, games, matches, started, mode="incremental", hands=hands,
                       standings=folded.standings, ratings=folded.ratings, rating_changes=folded.rating_changes)
+
+
+def refresh_changed(league_id: int, watermark: StandingsWatermark, counted: dict[ResultKey, ResultPrint],
+                    current: dict[ResultKey, ResultPrint], changes: Changes, started: float) -> RecomputeSummary:
+    """Results already counted changed or went away (or one finished before the last counted): the
+    players and ratings they touch, recomputed (``partial``)."""
+    touched = touched_by(changes.keys, counted, current)
+    if touched is None:
+        return recompute(league_id, started, reason="a counted result is gone from the database")
+    now = timezone.now()
+    sequences = dict(watermark.sequences)
+    hands = standings = ratings = rating_changes = 0
+    for game_type, scope in touched.items():
+        done = refresh_game_type(league_id, game_type, scope, current, sequences.get(game_type, 0), now)
+        sequences[game_type] = done.sequence
+        hands, standings = hands + done.hands, standings + done.standings
+        ratings, rating_changes = ratings + done.ratings, rating_changes + done.rating_changes
+    forget_results(league_id, changes.changed | changes.removed)
+    count_results(league_id, (current[key] for key in changes.added | changes.changed))
+    now_counted = {**{key: value for key, value in counted.items() if key not in changes.removed},
+                   **{key: current[key] for key in changes.added | changes.changed}}
+    games = sum(1 for kind, _ in now_counted if kind == GAME)
+    matches = len(now_counted) - games
+    last = max((result.order for result in now_counted.values()), default=None)
+    save_watermark(league_id, games=games, matches=matches, last=last,
+                   sequences={game_type: count for game_type, count in sequences.items() if count})
+    return summary_of(league_id, games, matches, started, mode="partial", hands=hands, standings=standings,
+                      ratings=ratings, rating_changes=rating_changes)
+
+
+def touched_by(keys: frozenset[ResultKey], counted: dict[ResultKey, ResultPrint],
+               current: dict[ResultKey, ResultPrint]) -> dict[str, Touched] | None:
+    """Per game type, the players of these results and the first of them in game order (as counted, or as
+    they are now, whichever is earlier). None if one of them is no longer in the database."""
+    game_ids = [result_id for kind, result_id in keys if kind == GAME]
+    match_ids = [result_id for kind, result_id in keys if kind == MATCH]
+    seated: dict[ResultKey, tuple[str, list]] = {
+        (GAME, game_id): (game_type, players) for game_id, game_type, *players in
+        Game.objects.filter(pk__in=game_ids).values_list("id", "game_type", *SEATED)}
+    seated.update({(MATCH, match_id): (game_type, list((seating or {}).values())) for match_id, game_type, seating
+                   in Match.objects.filter(pk__in=match_ids).values_list("id", "game_type", "seating")})
+    if len(seated) != len(keys):
+        return None
+    touched: dict[str, Touched] = {}
+    for key in keys:
+        game_type, players = seated[key]
+        orders = [found.order for found in (counted.get(key), current.get(key)) if found is not None]
+        scope = touched.get(game_type)
+        if scope is None:
+            touched[game_type] = Touched(players={int(player) for player in players}, start=min(orders))
+        else:
+            scope.players.update(int(player) for player in players)
+            scope.start = min(scope.start, *orders)
+    return touched
 
 
 def watermark_order(watermark: StandingsWatermark) -> Order | None:
@@ -126,21 +232,21 @@ def recompute(league_id: int, started: float, reason: str = "") -> RecomputeSumm
     lines = league_table(facts.games, facts.matches)
     ratings = league_ratings(facts.games, facts.matches)
     figures, hands = figures_of(league_id, facts)
-    replace_rows(league_id, lines, ratings, figures, timezone.now())
+    replace_rows(league_id, lines, ratings, figures, timezone.now(), rows.prints())
     sequences: dict[str, int] = {}
     for point in ratings.history:
         sequences[point.game_type] = max(sequences.get(point.game_type, 0), point.sequence)
     save_watermark(league_id, games=len(rows.games), matches=len(rows.matches), last=rows.last,
-                   digest=digest(rows.prints()), sequences=sequences)
+                   sequences=sequences)
     return summary_of(league_id, len(rows.games), len(rows.matches), started, hands=hands, standings=len(lines),
                       ratings=len(ratings.skills), rating_changes=len(ratings.history), reason=reason)
 
 
-def save_watermark(league_id: int, *, games: int, matches: int, last: Order | None, digest: str,
+def save_watermark(league_id: int, *, games: int, matches: int, last: Order | None,
                    sequences: dict[str, int]) -> None:
     """Record what the stored rows now count (the last write of every run that wrote rows)."""
     StandingsWatermark.objects.update_or_create(league_id=league_id, defaults={
-        "games": games, "matches": matches, "digest": digest,
+        "games": games, "matches": matches,
         "last_finished_at": last[0] if last else None, "last_kind": last[1] if last else 0,
         "last_id": last[2] if last else 0, "sequences": sequences, "computed_at": timezone.now(),
     })

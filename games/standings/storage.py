@@ -8,15 +8,17 @@ result into the stored rows gives exactly the rows a full recompute would.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db.models import Model
 
-from games.models import PlayerFigures, PlayerRating, RatingChange, Standing
+from games.models import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing
 
-from .facts import BATCH, LeagueFacts
-from .ratings import Ratings, RatingsBuilder, Skill, ranked, rated_results
+from .bulk import insert_rows
+from .facts import BATCH, LeagueFacts, ResultKey, ResultPrint
+from .ratings import RatingPoint, Ratings, RatingsBuilder, Skill, ranked, rated_results
 from .tables import StandingLine, TableBuilder, Tally, line_of
 
 Figures = dict[tuple[str, int], dict[str, int]]
@@ -27,11 +29,24 @@ STANDING_FIELDS = ("played", "won", "lost", "win_rate", "points_for", "points_ag
 RATING_FIELDS = ("mu", "sigma", "ordinal", "rank", "rated")
 
 
+STANDING_ROW = ("league_id", "game_type", "player_id", "partner_id", *STANDING_FIELDS, "computed_at")
+RATING_ROW = ("league_id", "game_type", "player_id", *RATING_FIELDS, "computed_at")
+RATING_CHANGE_ROW = ("league_id", "game_type", "player_id", "sequence", "game_id", "match_id", "played_at", "mu",
+                     "sigma", "ordinal")
+FIGURES_ROW = ("league_id", "game_type", "player_id", "hands", "counts", "computed_at")
+COUNTED_ROW = ("league_id", "kind", "result_id", "game_type", "finished_at", "fingerprint")
+
+
 def standing_row(league_id: int, line: StandingLine, now: datetime, pk: int | None = None) -> Standing:
     return Standing(
         pk=pk, league_id=league_id, game_type=line.game_type, player_id=line.player_id, partner_id=line.partner_id,
         **{name: getattr(line, name) for name in STANDING_FIELDS}, computed_at=now,
     )
+
+
+def standing_values(league_id: int, line: StandingLine, now: datetime) -> tuple:
+    return (league_id, line.game_type, line.player_id, line.partner_id,
+            *(getattr(line, name) for name in STANDING_FIELDS), now)
 
 
 def rating_row(league_id: int, skill: Skill, now: datetime, pk: int | None = None) -> PlayerRating:
@@ -41,12 +56,14 @@ def rating_row(league_id: int, skill: Skill, now: datetime, pk: int | None = Non
     )
 
 
-def rating_change_rows(league_id: int, ratings: Ratings) -> list[RatingChange]:
-    return [RatingChange(
-        league_id=league_id, game_type=point.game_type, player_id=point.player_id, sequence=point.sequence,
-        game_id=point.game_id, match_id=point.match_id, played_at=point.played_at, mu=point.mu,
-        sigma=point.sigma, ordinal=point.ordinal,
-    ) for point in ratings.history]
+def rating_values(league_id: int, skill: Skill, now: datetime) -> tuple:
+    return (league_id, skill.game_type, skill.player_id, *(getattr(skill, name) for name in RATING_FIELDS), now)
+
+
+def rating_change_values(league_id: int, history: Iterable[RatingPoint]) -> Iterator[tuple]:
+    for point in history:
+        yield (league_id, point.game_type, point.player_id, point.sequence, point.game_id, point.match_id,
+               point.played_at, point.mu, point.sigma, point.ordinal)
 
 
 def figures_row(league_id: int, game_type: str, player: int, counts: dict[str, int], now: datetime,
@@ -57,19 +74,37 @@ def figures_row(league_id: int, game_type: str, player: int, counts: dict[str, i
     )
 
 
+def figures_values(league_id: int, figures: Figures, now: datetime) -> Iterator[tuple]:
+    for (game_type, player), counts in figures.items():
+        yield (league_id, game_type, player, counts["hands"],
+               {name: value for name, value in counts.items() if name != "hands"}, now)
+
+
+def count_results(league_id: int, prints: Iterable[ResultPrint]) -> int:
+    """Record that the stored rows now count these results, as they are now."""
+    return insert_rows(CountedResult, COUNTED_ROW, ((league_id, *result) for result in prints))
+
+
+def forget_results(league_id: int, keys: Iterable[ResultKey]) -> None:
+    """The stored rows no longer count these results (as they were)."""
+    by_kind: dict[int, list[int]] = {}
+    for kind, result_id in keys:
+        by_kind.setdefault(kind, []).append(result_id)
+    for kind, ids in by_kind.items():
+        for start in range(0, len(ids), BATCH):
+            CountedResult.objects.filter(league_id=league_id, kind=kind, result_id__in=ids[start:start + BATCH]).delete()
+
+
 def replace_rows(league_id: int, lines: list[StandingLine], ratings: Ratings, figures: Figures,
-                 now: datetime) -> None:
-    """Replace every standings row of the league with these."""
-    for model in (Standing, PlayerRating, RatingChange, PlayerFigures):
+                 now: datetime, counted: Iterable[ResultPrint]) -> None:
+    """Replace every standings row of the league with these, counting ``counted``."""
+    for model in (Standing, PlayerRating, RatingChange, PlayerFigures, CountedResult):
         model.objects.filter(league_id=league_id).delete()
-    Standing.objects.bulk_create((standing_row(league_id, line, now) for line in lines), batch_size=BATCH)
-    PlayerRating.objects.bulk_create((rating_row(league_id, skill, now) for skill in ratings.skills),
-                                     batch_size=BATCH)
-    RatingChange.objects.bulk_create(rating_change_rows(league_id, ratings), batch_size=BATCH)
-    PlayerFigures.objects.bulk_create(
-        (figures_row(league_id, game_type, player, counts, now) for (game_type, player), counts in figures.items()),
-        batch_size=BATCH,
-    )
+    insert_rows(Standing, STANDING_ROW, (standing_values(league_id, line, now) for line in lines))
+    insert_rows(PlayerRating, RATING_ROW, (rating_values(league_id, skill, now) for skill in ratings.skills))
+    insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(league_id, ratings.history))
+    insert_rows(PlayerFigures, FIGURES_ROW, figures_values(league_id, figures, now))
+    count_results(league_id, counted)
 
 
 @dataclass(frozen=True)
@@ -159,9 +194,8 @@ def fold_ratings(league_id: int, new: LeagueFacts, sequences: dict[str, int],
         row = rating_row(league_id, skill, now, pk)
         (created if pk is None else changed).append(row)
     write(PlayerRating, changed, created, (*RATING_FIELDS, "computed_at"))
-    history = rating_change_rows(league_id, Ratings(skills=[], history=builder.history))
-    RatingChange.objects.bulk_create(history, batch_size=BATCH)
-    return len(changed) + len(created), len(history), {**sequences, **builder.sequence}
+    history = insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(league_id, builder.history))
+    return len(changed) + len(created), history, {**sequences, **builder.sequence}
 
 
 def fold_figures(league_id: int, figures: Figures, now: datetime) -> int:

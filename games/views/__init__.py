@@ -25,6 +25,7 @@ from .matches import match_detail
 from .new_game import new_game
 from .players import player_detail
 from .sharing import game_sharing
+from .standings import league_table
 from .table import game_scorekeepers, table
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "league_player_merge",
     "league_player_unlink",
     "league_players",
+    "league_table",
     "live",
     "live_board",
     "manifest",

@@ -19,7 +19,7 @@ from games.errors import (
 )
 from games.forms import RefusalForm, hand_form_class
 from games.forms.base import SEAT_WORDS, seat_names
-from games.models import Game, Hand, HandRevision
+from games.models import Game, Hand, HandRevision, League
 from games.models.people import display_name
 from games.summary import GameSummary, game_summary
 
@@ -31,6 +31,14 @@ T = TypeVar("T")
 REFUSAL_STATUS: dict[type[DomainError], int] = {
     HandConflict: 409, IdempotencyMismatch: 409, HandChanged: 409,
 }
+
+
+def visible_league_or_404(request, slug: str) -> League:
+    """The league, if the user may see it; a private league is a 404 to everyone but its members."""
+    league = League.objects.filter(slug=slug).first()
+    if league is None or not policy.can_view_league(request.user, league):
+        raise Http404("No such league")
+    return league
 
 
 def visible_game_or_404(request, game_id: int) -> Game:

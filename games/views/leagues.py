@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -14,16 +13,9 @@ from games import policy, selectors, services
 from games.forms import LeagueForm, MemberForm
 from games.models import Game, Invitation, League, display_name
 
-from .common import submitted
+from .common import submitted, visible_league_or_404
 from .home import game_rows
-from .standings import SORTS, standings_view
-
-
-def visible_league_or_404(request, slug: str) -> League:
-    league = League.objects.filter(slug=slug).first()
-    if league is None or not policy.can_view_league(request.user, league):
-        raise Http404("No such league")
-    return league
+from .standings import chosen_sort, standings_view
 
 
 def managed_league_or_404(request, slug: str) -> League:
@@ -43,7 +35,7 @@ def member_rows(request, league: League) -> list[dict]:
 
 
 def league_context(request, league: League, *, member_form=None):
-    sort = request.GET.get("sort") if request.GET.get("sort") in SORTS else "won"
+    sort = chosen_sort(request)
     can_manage = policy.can_manage_league(request.user, league)
     recent = selectors.league_games(league=league, status=Game.Status.FINISHED, limit=20)
     standings = standings_view(league=league, game_type=request.GET.get("type"), sort=sort,

@@ -1,7 +1,8 @@
-"""The league page's standings: the stored tables (``games.standings.selectors``), sorted and labelled for display.
+"""The league tables on the pages: the top of each on the league page, the whole of one a page at a time.
 
-Nothing is counted here: the standings task computes the tables, and this module only orders the
-lines by the column the visitor chose and formats their figures.
+Nothing is counted here: the standings task computes the tables, ``games.standings.selectors`` reads a
+page of one in the order the visitor chose, and this module only labels the lines for display. The
+place shown beside a line is its position in that order, so it always agrees with the rows.
 """
 
 from __future__ import annotations
@@ -9,30 +10,31 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
 from games.models import League
 from games.rules import RULESETS, rulesets
-from games.standings.selectors import in_matches, league_standings
+from games.standings.selectors import SORTS, in_matches, table_page, table_sizes
+
+from .common import visible_league_or_404
+
+# Lines of each table on the league page; the rest are a link away.
+TOP = 10
+# Lines per page of a whole table.
+PAGE_SIZE = 50
+TABLES = ("players", "partnerships")
+# The orders a table can be sorted in, as the links that sort it say them.
+SORT_LABELS = (("won", "Won"), ("played", "Played"), ("rate", "Win rate"), ("margin", "Margin"), ("rating", "Skill"),
+               ("name", "Name"))
 
 
-def by_name(entry: dict[str, Any]) -> str:
-    return entry["name"].casefold()
-
-
-def rating_of(entry: dict[str, Any]) -> float:
-    return entry["rating"]["ordinal"] if entry.get("rating") else float("-inf")
-
-
-# Each sort is stable over the stored order (games won, then win rate, then average margin).
-# ``players_only``: the sort needs a rating, which partnerships do not have.
-SORTS: dict[str, Any] = {
-    "won": None,
-    "played": lambda entry: -entry["played"],
-    "rate": lambda entry: -entry["win_rate"],
-    "margin": lambda entry: -entry["average_margin"],
-    "rating": lambda entry: -rating_of(entry),
-    "name": by_name,
-}
-PLAYERS_ONLY = {"rating"}
+def chosen_sort(request) -> str:
+    sort = request.GET.get("sort")
+    return sort if sort in SORTS else "won"
 
 
 def signed(value: float, digits: int = 1) -> str:
@@ -43,7 +45,7 @@ def signed(value: float, digits: int = 1) -> str:
 
 
 def line(entry: dict[str, Any]) -> dict[str, Any]:
-    """One line as the template shows it."""
+    """One line as the templates show it."""
     shown = {**entry, "rate_pct": round(100 * entry["win_rate"]), "margin": signed(entry["average_margin"])}
     if "player" in entry:
         shown["name"] = entry["player"]["name"]
@@ -54,34 +56,55 @@ def line(entry: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def ordered(entries: list[dict[str, Any]], sort: str, *, players: bool) -> list[dict[str, Any]]:
-    lines = [line(entry) for entry in entries]
-    key = SORTS.get(sort)
-    if key is None or (sort in PLAYERS_ONLY and not players):
-        return lines
-    return sorted(lines, key=key)
-
-
 def standings_view(*, league: League, game_type: str | None, sort: str,
                    latest_finish: datetime | None) -> dict[str, Any]:
-    """The tables of one game type (the one asked for, else the first with results). Two queries.
+    """The top of the tables of one game type (the one asked for, else the first with results). Three queries.
 
     ``latest_finish``: when the league's last game finished; tables computed before it are still
     being updated by a worker, and say so.
     """
-    data = league_standings(league=league)
-    tables = {table["game_type"]: table for table in data["game_types"]}
-    chosen = game_type if game_type in RULESETS else next(iter(tables), next(iter(RULESETS)))
-    table = tables.get(chosen, {"players": [], "partnerships": []})
-    computed_at = data["computed_at"]
-    updating = latest_finish is not None and (computed_at is None or computed_at < latest_finish)
+    sizes = table_sizes(league=league)
+    chosen = game_type if game_type in RULESETS else next(iter(sizes), next(iter(RULESETS)))
+    size = sizes.get(chosen, {"players": 0, "partnerships": 0, "computed_at": None})
+    computed_at = max((entry["computed_at"] for entry in sizes.values()), default=None)
+    tables = {
+        table: [line(entry) for entry in table_page(league=league, game_type=chosen, sort=sort, limit=TOP,
+                                                    partnerships=table == "partnerships")] if size[table] else []
+        for table in TABLES
+    }
     return {
         "game_type": chosen,
-        "tabs": [{"code": ruleset.game_type, "name": ruleset.name, "has_results": ruleset.game_type in tables,
+        "tabs": [{"code": ruleset.game_type, "name": ruleset.name, "has_results": ruleset.game_type in sizes,
                   "current": chosen == ruleset.game_type} for ruleset in rulesets()],
-        "players": ordered(table["players"], sort, players=True),
-        "partnerships": ordered(table["partnerships"], sort, players=False),
+        **tables,
+        "sizes": size,
+        "more": {table: size[table] > TOP for table in TABLES},
+        "links": {table: f"{reverse('league-table', args=[league.slug, chosen, table])}?sort={sort}"
+                  for table in TABLES},
         "computed_at": computed_at,
-        "updating": updating,
+        "updating": latest_finish is not None and (computed_at is None or computed_at < latest_finish),
         "matches": in_matches(chosen),
+        "sort_query": f"type={chosen}&",
+        "sort_labels": SORT_LABELS,
     }
+
+
+@require_GET
+def league_table(request, slug: str, game_type: str, table: str):
+    """One whole table (players or partnerships) of a league and game type, a page at a time."""
+    league = visible_league_or_404(request, slug)
+    if game_type not in RULESETS or table not in TABLES:
+        raise Http404("No such table")
+    sort = chosen_sort(request)
+    partnerships = table == "partnerships"
+    sizes = table_sizes(league=league).get(game_type, {"players": 0, "partnerships": 0, "computed_at": None})
+    page = Paginator(range(sizes[table]), PAGE_SIZE).get_page(request.GET.get("page"))
+    lines = [line(entry) for entry in table_page(league=league, game_type=game_type, partnerships=partnerships,
+                                                 sort=sort, offset=page.start_index() - 1 if sizes[table] else 0,
+                                                 limit=PAGE_SIZE)]
+    standings = {"game_type": game_type, table: lines, "matches": in_matches(game_type), "sort_query": "",
+                 "sort_labels": SORT_LABELS, "computed_at": sizes["computed_at"]}
+    return render(request, "leagues/table.html", {
+        "league": league, "table": table, "sort": sort, "page": page, "standings": standings,
+        "game_type_name": RULESETS[game_type].name, "count": sizes[table],
+    })

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games.models import Membership
 from games.services import game_start, league_create
+from games.views.standings import TOP
 
 pytestmark = pytest.mark.django_db
 
@@ -29,11 +30,11 @@ def test_standings_come_from_the_stored_tables(client, league, finish, recompute
     assert f">{standings['players'][0]['skill']}<" in page and "Standings updating" not in page
 
 
-def test_a_partnership_game_type_shows_rating_and_rank_columns(client, league, finish, recompute):
+def test_a_partnership_game_type_shows_skill_and_place_columns(client, league, finish, recompute):
     finish("spades")
     recompute()
     page = client.get(league_url(league, "?type=spades")).content.decode()
-    assert ">Rank</th>" in page and ">Skill</a></th>" in page and "Matches" not in page
+    assert '>#</th>' in page and ">Skill</a></th>" in page and "Matches" not in page
     assert "W1" in page and "L1" in page and "+" in page
 
 
@@ -148,10 +149,13 @@ def test_league_page_queries_are_fixed(owner_client, league, owner, finish, reco
         finish("trumps", seats=dict(zip("NESW", (p.pk for p in table), strict=True)))
         start_game("spades")
     recompute()
-    # Session, user, league, owner's role, standings (2), live games, recent games, members.
-    with django_assert_max_num_queries(9):
+    # Session, user, league, owner's role, standings (table sizes, players, partnerships), live games, recent
+    # games, members.
+    with django_assert_max_num_queries(10):
         response = owner_client.get(reverse("league", args=[league.slug]))
-    assert len(response.context["standings"]["players"]) == 4 * tables
+    standings = response.context["standings"]
+    assert standings["sizes"]["players"] == 4 * tables
+    assert len(standings["players"]) == min(4 * tables, TOP)
 
 
 def test_unknown_league_is_404(client):

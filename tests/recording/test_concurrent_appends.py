@@ -80,3 +80,18 @@ def test_racing_retries_with_one_idempotency_key_store_one_hand(game, owner, dat
     assert {o.payload["number"] for o in outcomes} == {1}
     assert sum(not o.replayed for o in outcomes) == 1
     assert Hand.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("database", DATABASES)
+def test_racing_retries_with_a_key_and_the_expected_number_store_one_hand(game, owner, database, request):
+    """A phone's retry carries both; the first stores the hand, every other waits on the row lock and
+    gets its answer."""
+    if database == "postgres":
+        request.getfixturevalue("postgres")
+    outcomes = run_together(lambda n: hand_record(game=game, record=HAND, by=owner, expected_number=1,
+                                                  idempotency_key="k"), THREADS)
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert {o.payload["number"] for o in outcomes} == {1}
+    assert sum(not o.replayed for o in outcomes) == 1
+    assert Hand.objects.filter(game=game).count() == 1

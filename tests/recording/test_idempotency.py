@@ -84,6 +84,26 @@ def test_the_stored_answer_is_the_hand_as_every_door_shows_it(start_game, owner)
     assert stored.result == first.payload and first.payload["number"] == 1
 
 
+def test_a_key_reused_for_the_next_hand_is_refused_and_stores_nothing(start_game, owner):
+    """With the next ``expected_number`` the key is not looked up first: its unique index refuses the
+    reuse, the hand is rolled back, and the retry looks the key up and refuses it."""
+    game = start_game("thieving_stink")
+    hand_record(game=game, record=HAND, by=owner, expected_number=1, idempotency_key="tap-1")
+    with pytest.raises(IdempotencyMismatch):
+        hand_record(game=game, record=OTHER, by=owner, expected_number=2, idempotency_key="tap-1")
+    assert Hand.objects.filter(game=game).count() == 1
+    assert IdempotencyRecord.objects.count() == 1
+
+
+def test_a_repeat_with_the_expected_number_gets_the_first_answer(start_game, owner):
+    game = start_game("thieving_stink")
+    first = hand_record(game=game, record=HAND, by=owner, expected_number=1, idempotency_key="tap-1")
+    hand_record(game=game, record=OTHER, by=owner, expected_number=2, idempotency_key="tap-2")
+    again = hand_record(game=game, record=HAND, by=owner, expected_number=1, idempotency_key="tap-1")
+    assert again.replayed and again.payload == first.payload
+    assert Hand.objects.filter(game=game).count() == 2
+
+
 def test_every_write_that_takes_a_key_is_done_once(start_game, owner, seats, league):
     from games.models import Game, HandRevision, Match
     from games.services import game_abandon, game_start, hand_undo, match_start

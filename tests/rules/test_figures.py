@@ -97,3 +97,20 @@ def test_rates_from_counts():
     counts = {"hands": 3, "stack_holds": 2, "stack_cards": 11}
     assert ruleset_class("thieving_stink").rates(counts) == {"stack_hold_rate": 0.6667, "average_stack": 5.5}
     assert ruleset_class("thieving_stink").rates({"hands": 3, "stack_holds": 0})["average_stack"] is None
+
+
+@pytest.mark.parametrize("game_type", [kind for kind in game_types() if not ruleset_class(kind).figures_read_record])
+def test_a_game_whose_figures_do_not_read_the_record_counts_the_same_without_it(game_type):
+    """The league rebuild leaves these games' records unread, so their figures must come from the details alone."""
+    rng = random.Random(17)
+    rules = get_ruleset(game_type, {"target": 1_000_000})
+    hands = rules.replay([ruleset_class(game_type).sample_hand(rng) for _ in range(300)]).hands
+    assert all(rules.figures({}, hand.details) == rules.figures(hand.record, hand.details) for hand in hands)
+
+
+def test_spades_nils_and_blind_nils_count_the_same_without_the_record():
+    rules = get_ruleset("spades", {"blind_nil_deficit": 0})
+    hands = rules.replay([SPADES_NIL_HAND, {"bids": {"N": 4, "E": "blind_nil", "S": 4, "W": 4},
+                                            "tricks": {"N": 4, "E": 1, "S": 4, "W": 4}}]).hands
+    assert [rules.figures({}, hand.details) for hand in hands] == [rules.figures(hand.record, hand.details)
+                                                                  for hand in hands]

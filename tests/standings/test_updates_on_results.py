@@ -85,3 +85,20 @@ def test_the_task_for_a_league_that_is_gone_does_nothing():
     from games.tasks import league_standings_update
 
     assert league_standings_update.delay(987654).get() == {"league_id": 987654, "missing": True}
+
+
+def test_a_correction_that_keeps_the_result_still_updates_the_figures(
+    league, players, owner, play_game, django_capture_on_commit_callbacks
+):
+    from games.models import PlayerFigures
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_game("thieving_stink", winner="NS")
+    ann, _, cat, _ = players
+    assert PlayerFigures.objects.get(league=league, player=ann).counts["stack_holds"] == 1
+    partner_holds = {**ONE_HAND["thieving_stink"]["NS"], "trump_stack": {"holder": "S", "size": 4}}
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        hand_correct(game=game, number=1, record=partner_holds, by=owner)  # the same totals, the same winner
+    assert len(callbacks) == 1
+    assert PlayerFigures.objects.get(league=league, player=ann).counts["stack_holds"] == 0
+    assert PlayerFigures.objects.get(league=league, player=cat).counts["stack_holds"] == 1
