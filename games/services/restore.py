@@ -133,11 +133,13 @@ def league_restore(*, document: Any, by, name: str | None = None, slug: str | No
             events.league_players_changed(report.league)  # its standings are computed once committed
             return report
 
+    def stored(report: ImportReport) -> dict[str, Any]:
+        return {"league": report.league.pk, **report.as_dict()}
+
     if by is None:
         return write()
     made, answer, _ = once(user=by, scope="leagues:restore", key=idempotency_key,
-                           request={"document": document, "name": name, "slug": slug}, write=write,
-                           answer=lambda report: {"league": report.league.pk, **report.as_dict()})
+                           request={"document": document, "name": name, "slug": slug}, write=write, answer=stored)
     return made if made is not None else ImportReport.from_answer(answer)
 
 

@@ -3,13 +3,14 @@ as an integrator's server would, and an endpoint registered for it."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
+
+from tests.api.conftest import anonymous, as_owner, client_for, private_league  # noqa: F401  (the API's actors)
 
 
 class Receiver:
@@ -81,6 +82,3 @@ def endpoint(league, owner, receiver):
     receiver.secret = made.secret
     return made
 
-
-def body_of(delivery) -> dict:
-    return json.loads(json.dumps(delivery.payload))
