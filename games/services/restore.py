@@ -133,7 +133,8 @@ def league_restore(*, document: Any, by, name: str | None = None, slug: str | No
             events.league_players_changed(report.league)  # its standings are computed once committed
             return report
 
-    def stored(report: ImportReport) -> dict[str, Any]:
+    def stored(report: ImportReport | None) -> dict[str, Any]:
+        assert report is not None  # ``once`` hands over what ``write`` returned
         return {"league": report.league.pk, **report.as_dict()}
 
     if by is None:
