@@ -2,7 +2,20 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api.views import accounts, auth, games, hands, invitations, league_players, leagues, matches, players
+from api.views import (
+    accounts,
+    auth,
+    exports,
+    games,
+    hands,
+    invitations,
+    league_players,
+    leagues,
+    matches,
+    players,
+    sync,
+    webhooks,
+)
 
 # Swagger UI (from drf-spectacular-sidecar) loads its start-up script from the page's own address (the
 # "split" view) and our page has no inline script or style (templates/api/docs.html), but Swagger UI
@@ -25,7 +38,15 @@ urlpatterns = [
     path("players/<int:pk>/ratings/", players.PlayerRatings.as_view(), name="api-player-ratings"),
     path("leagues/", leagues.LeagueList.as_view(), name="api-leagues"),
     path("leagues/<int:pk>/", leagues.LeagueDetail.as_view(), name="api-league"),
-    path("leagues/<int:pk>/standings/", leagues.LeagueStandings.as_view(), name="api-standings"),
+    path("leagues/import/", exports.LeagueImport.as_view(), name="api-league-import"),
+    path("leagues/<int:pk>/standings/", exports.LeagueStandingsTables.as_view(), name="api-standings"),
+    path("leagues/<int:pk>/backup/", exports.LeagueBackup.as_view(), name="api-league-backup"),
+    path("leagues/<int:pk>/webhooks/", webhooks.WebhookList.as_view(), name="api-webhooks"),
+    path("leagues/<int:pk>/webhooks/<int:webhook_id>/", webhooks.WebhookDetail.as_view(), name="api-webhook"),
+    path("leagues/<int:pk>/webhooks/<int:webhook_id>/test/", webhooks.WebhookTest.as_view(),
+         name="api-webhook-test"),
+    path("leagues/<int:pk>/webhooks/<int:webhook_id>/deliveries/", webhooks.WebhookDeliveries.as_view(),
+         name="api-webhook-deliveries"),
     path("leagues/<int:pk>/members/", leagues.MemberList.as_view(), name="api-members"),
     path("leagues/<int:pk>/members/<str:username>/", leagues.MemberDetail.as_view(), name="api-member"),
     path("leagues/<int:pk>/invitations/", invitations.LeagueInvitations.as_view(), name="api-league-invitations"),
@@ -39,14 +60,15 @@ urlpatterns = [
          name="api-league-player-claim"),
     path("leagues/<int:pk>/claims/", league_players.LeagueClaims.as_view(), name="api-league-claims"),
     path("leagues/<int:pk>/claims/<int:claim_id>/", league_players.LeagueClaim.as_view(), name="api-league-claim"),
-    path("games/", games.GameList.as_view(), name="api-games"),
+    path("games/", sync.GameFeed.as_view(), name="api-games"),
     path("games/<int:pk>/", games.GameDetail.as_view(), name="api-game"),
     path("games/<int:pk>/abandon/", games.GameAbandon.as_view(), name="api-game-abandon"),
     path("games/<int:pk>/scorekeepers/", games.GameScorekeepers.as_view(), name="api-scorekeepers"),
     path("games/<int:pk>/scorekeepers/<str:username>/", games.GameScorekeeper.as_view(), name="api-scorekeeper"),
-    path("games/<int:pk>/hands/", hands.HandList.as_view(), name="api-hands"),
+    path("games/<int:pk>/hands/", exports.GameHands.as_view(), name="api-hands"),
     path("games/<int:pk>/hands/<int:number>/", hands.HandDetail.as_view(), name="api-hand"),
     path("games/<int:pk>/hands/<int:number>/revisions/", hands.HandRevisions.as_view(), name="api-hand-revisions"),
+    path("hands/", sync.HandFeed.as_view(), name="api-hand-feed"),
     path("matches/", matches.MatchList.as_view(), name="api-matches"),
     path("matches/<int:pk>/", matches.MatchDetail.as_view(), name="api-match"),
 ]

@@ -56,3 +56,40 @@ def league_players_changed(league) -> None:
                            league_id, exc_info=True)
 
     transaction.on_commit(queue)
+
+
+# --- webhooks (games/webhooks/): each is sent after the transaction commits, to the league's endpoints
+# that asked for it; the event's body is built then, and only if one did.
+
+
+def hand_recorded(game, hand) -> None:
+    from games.webhooks import payloads
+    from games.webhooks.dispatch import emit
+
+    emit(game.league_id, "hand.recorded", lambda: payloads.hand_recorded(game, hand))
+
+
+def hand_corrected(game, revision) -> None:
+    from games.webhooks import payloads
+    from games.webhooks.dispatch import emit
+
+    emit(game.league_id, "hand.corrected", lambda: payloads.hand_corrected(game, revision))
+
+
+def game_finished(game) -> None:
+    from games.webhooks import payloads
+    from games.webhooks.dispatch import emit
+
+    emit(game.league_id, "game.finished", lambda: payloads.game_finished(game))
+
+
+def standings_updated(league_id: int) -> None:
+    from django.utils import timezone
+
+    from games.models import League
+    from games.webhooks import payloads
+    from games.webhooks.dispatch import emit
+
+    computed_at = timezone.now()
+    emit(league_id, "standings.updated",
+         lambda: payloads.standings_updated(League.objects.get(pk=league_id), computed_at=computed_at))

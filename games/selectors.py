@@ -46,6 +46,11 @@ def game_hands(*, game: Game) -> list[Hand]:
     return list(Hand.objects.filter(game=game).order_by("number"))
 
 
+def game_hands_with_people(*, game: Game) -> list[Hand]:
+    """Every hand of the game in order, with who entered it (one query)."""
+    return list(Hand.objects.filter(game=game).select_related("entered_by").order_by("number"))
+
+
 def game_hand(*, game: Game, number: int) -> Hand | None:
     return Hand.objects.filter(game=game, number=number).first()
 
@@ -202,8 +207,12 @@ def match_games(*, match: Match) -> list[Game]:
 
 
 def games_for(*, user, league=None, player=None, game_type=None, status=None,
-              started_on=None, started_after=None, started_before=None) -> QuerySet[Game]:
-    """Visible games, newest first, filtered; seats and league fetched in the same query."""
+              started_on=None, started_after=None, started_before=None,
+              updated_after=None, finished_after=None) -> QuerySet[Game]:
+    """Visible games, newest first, filtered; seats and league fetched in the same query.
+
+    ``updated_after``, ``finished_after``: moments (exclusive), for clients that follow changes.
+    """
     visible = policy.visible_games(user).values("pk")
     games = Game.objects.filter(pk__in=visible).select_related("league", *SEATED)
     if league is not None:
@@ -220,11 +229,27 @@ def games_for(*, user, league=None, player=None, game_type=None, status=None,
         games = games.filter(started_at__date__gte=started_after)
     if started_before:
         games = games.filter(started_at__date__lt=started_before)
+    if updated_after:
+        games = games.filter(updated_at__gt=updated_after)
+    if finished_after:
+        games = games.filter(finished_at__gt=finished_after)
     return games.order_by("-started_at", "-id")
 
 
 def hands_with_authors() -> Prefetch:
     return Prefetch("hands", queryset=Hand.objects.select_related("entered_by").order_by("number"))
+
+
+def hands_for(*, user, league=None, game=None, updated_after=None) -> QuerySet[Hand]:
+    """Hands of the games ``user`` may see, with their game's id and who entered them (one query a page)."""
+    hands = Hand.objects.filter(game__in=policy.visible_games(user).values("pk")).select_related("entered_by")
+    if league is not None:
+        hands = hands.filter(game__league_id=league)
+    if game is not None:
+        hands = hands.filter(game_id=game)
+    if updated_after:
+        hands = hands.filter(updated_at__gt=updated_after)
+    return hands
 
 
 def game_with_hands(*, user, pk: int) -> Game | None:

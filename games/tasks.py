@@ -12,7 +12,9 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from games import events
 from games.models import League
+from games.services.webhooks import overdue_deliveries
 from games.standings.services import league_standings_recompute as recompute_service
 from games.standings.services import league_standings_update as update_service
 from games.standings.services import stale_league_ids, standings_rebuild
@@ -48,6 +50,8 @@ def league_standings_update(league_id: int) -> dict[str, Any]:
     except League.DoesNotExist:
         logger.info("league %s is gone; no standings to update", league_id)
         return {"league_id": league_id, "missing": True}
+    if summary.mode != "unchanged":
+        events.standings_updated(league_id)
     return summary.as_dict()
 
 
@@ -59,6 +63,7 @@ def league_standings_recompute(league_id: int) -> dict[str, Any]:
     except League.DoesNotExist:
         logger.info("league %s is gone; no standings to recompute", league_id)
         return {"league_id": league_id, "missing": True}
+    events.standings_updated(league_id)
     return summary.as_dict()
 
 
@@ -81,3 +86,37 @@ def standings_catch_up() -> list[int]:
     for league_id in stale:
         league_standings_update.delay(league_id)
     return stale
+
+
+# --- webhooks ---------------------------------------------------------------------------------------
+
+
+@shared_task(name="games.webhook_deliver", acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=(OperationalError, InterfaceError), retry_backoff=2, max_retries=5,
+             soft_time_limit=120, time_limit=150)
+def webhook_deliver(delivery_id: int, attempt: int = 1) -> dict[str, Any]:
+    """Make attempt number ``attempt`` of a webhook delivery; queue the next one if it failed and one is due.
+
+    Each attempt is its own task, so a retry waiting for its time holds no worker. An attempt already
+    made (the task was delivered twice) is skipped.
+    """
+    from games.webhooks.delivery import attempt_delivery
+    from games.webhooks.dispatch import send
+
+    retry_in = attempt_delivery(delivery_id, attempt)
+    if retry_in is not None:
+        send(delivery_id, attempt=attempt + 1, delay=retry_in)
+    return {"delivery_id": delivery_id, "attempt": attempt, "retry_in": retry_in}
+
+
+@shared_task(name="games.webhooks_catch_up", acks_late=True, autoretry_for=(OperationalError, InterfaceError),
+             retry_backoff=2, max_retries=5)
+def webhooks_catch_up() -> list[int]:
+    """Queue every webhook attempt that is overdue: never queued (the broker was down when the event
+    happened) or taken by a worker that died. Celery beat runs it every five minutes."""
+    from games.webhooks.dispatch import send
+
+    overdue = overdue_deliveries()
+    for delivery_id, attempt in overdue:
+        send(delivery_id, attempt=attempt)
+    return [delivery_id for delivery_id, _ in overdue]

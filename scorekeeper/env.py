@@ -49,6 +49,17 @@ def env_list(name: str, default: list[str] | None = None, environ: Mapping[str, 
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_ints(name: str, default: list[int], environ: Mapping[str, str] = os.environ) -> list[int]:
+    """A comma-separated list of whole numbers, e.g. ``5,60,300``."""
+    raw = environ.get(name)
+    if raw is None:
+        return list(default)
+    try:
+        return [int(item) for item in env_list(name, [], environ)]
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a comma-separated list of whole numbers") from None
+
+
 def env_choice(name: str, default: str, choices: tuple[str, ...], environ: Mapping[str, str] = os.environ) -> str:
     raw = environ.get(name, default)
     if raw not in choices:

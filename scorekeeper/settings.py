@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import database_from_url, env_bool, env_choice, env_int, env_list, env_rate, env_str
+from .env import database_from_url, env_bool, env_choice, env_int, env_ints, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -146,7 +146,17 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": CELERY_TASK_PUBLISH_R
 # standings missed one (the broker was down when a game finished). Expires unsent if no worker takes it.
 CELERY_BEAT_SCHEDULE = {
     "standings-catch-up": {"task": "games.standings_catch_up", "schedule": 300.0, "options": {"expires": 240}},
+    "webhooks-catch-up": {"task": "games.webhooks_catch_up", "schedule": 300.0, "options": {"expires": 240}},
 }
+
+# Webhooks (docs/webhooks.md). Addresses on loopback, private, link-local or other non-public networks are
+# refused in production (no reaching the server's own network through a webhook), and so is plain http.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", not PRODUCTION)
+WEBHOOK_ALLOW_HTTP = env_bool("WEBHOOK_ALLOW_HTTP", not PRODUCTION)
+# Seconds to wait before each retry of a failed delivery; after the last, the delivery is given up.
+WEBHOOK_RETRY_DELAYS = env_ints("WEBHOOK_RETRY_DELAYS", [5, 60, 300, 1800, 7200, 18000])
+# Seconds a receiver has to connect, and to answer.
+WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 10)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -15,9 +15,12 @@ from .play import (
     name_key,
 )
 from .standings import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
+from .webhooks import TEST_EVENT, WEBHOOK_EVENTS, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "SEAT_CHOICES",
+    "TEST_EVENT",
+    "WEBHOOK_EVENTS",
     "Game",
     "Hand",
     "HandRevision",
@@ -29,6 +32,8 @@ __all__ = [
     "Membership",
     "Player",
     "PlayerClaim",
+    "WebhookDelivery",
+    "WebhookEndpoint",
     "display_name",
     "game_type_name",
     "name_key",

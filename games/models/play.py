@@ -175,7 +175,12 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "match_game_number"], name="one_game_per_match_slot"),
         ]
-        indexes = [models.Index(fields=["league", "game_type", "status"])]
+        indexes = [
+            models.Index(fields=["league", "game_type", "status"]),
+            # The API's sync order: games changed, or finished, after a moment (``updated_after``, ``finished_after``).
+            models.Index(fields=["updated_at", "id"], name="game_sync_updated"),
+            models.Index(fields=["finished_at", "id"], name="game_sync_finished"),
+        ]
 
     def __str__(self) -> str:
         return f"{game_type_name(self.game_type)} #{self.pk}"
@@ -228,6 +233,8 @@ class Hand(models.Model):
     class Meta:
         ordering = ["game", "number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number")]
+        # The API's sync order: hands entered or corrected after a moment (``updated_after``).
+        indexes = [models.Index(fields=["updated_at", "id"], name="hand_sync_updated")]
 
     def __str__(self) -> str:
         return f"{self.game} hand {self.number}"

@@ -19,6 +19,14 @@ from .players import (
     player_update,
 )
 from .tables import table_start
+from .webhooks import (
+    webhook_create,
+    webhook_delete,
+    webhook_delivery_claim,
+    webhook_delivery_record,
+    webhook_test,
+    webhook_update,
+)
 
 __all__ = [
     "HandResult",
@@ -49,4 +57,10 @@ __all__ = [
     "player_update",
     "profile_update",
     "table_start",
+    "webhook_create",
+    "webhook_delete",
+    "webhook_delivery_claim",
+    "webhook_delivery_record",
+    "webhook_test",
+    "webhook_update",
 ]

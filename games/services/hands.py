@@ -188,6 +188,9 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     if keyed:
         remember_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash,
                         answer=payload, game=locked)
+    events.hand_recorded(locked, hand)
+    if state.finished and not was_finished:
+        events.game_finished(locked)
     if state.finished != was_finished:
         events.game_result_changed(locked)
     return HandResult(payload=payload, hand=hand, game=locked)
@@ -293,10 +296,12 @@ def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: s
         hand.details = plain(scored.details)
         hand.updated_at = timezone.now()
     Hand.objects.bulk_update(changed, ["record", "delta", "totals", "extras", "details", "updated_at"])
-    HandRevision.objects.create(
+    revision = HandRevision.objects.create(
         game=locked, number=number, action=HandRevision.Action.CORRECT,
         previous_record=previous_record, new_record=plain(record), changed_by=by, reason=reason or "",
     )
+    # Told before the standings follow (settle): the event is built after the commit, from the settled game.
+    events.hand_corrected(locked, revision)
     settle(locked, state)
     return locked
 
@@ -339,11 +344,13 @@ def undo(*, game: Game, by, reason: str, number: int | None,
     state = ruleset.initial_state() if before is None else ruleset.resume(
         totals=before.totals, extras=before.extras, hands_played=before.number
     )
-    HandRevision.objects.create(
+    revision = HandRevision.objects.create(
         game=locked, number=last.number, action=HandRevision.Action.UNDO,
         previous_record=last.record, new_record=None, changed_by=by, reason=reason or "",
     )
     last.delete()
+    # Told before the standings follow (settle): the event is built after the commit, from the settled game.
+    events.hand_corrected(locked, revision)
     settle(locked, state)
     return locked
 
@@ -359,5 +366,7 @@ def settle(game: Game, state: GameState) -> None:
     game.save(update_fields=GAME_STATE_FIELDS)
     if game.match_id:
         match_refresh(match=game.match)
+    if game.status == Game.Status.FINISHED and was_status != Game.Status.FINISHED:
+        events.game_finished(game)
     if Game.Status.FINISHED in (was_status, game.status):
         events.game_result_changed(game)

@@ -7,6 +7,13 @@ script on the table page adds the offline outbox on top (``static/table.js``, ``
 
 from .accounts import password_reset, profile, signup
 from .app import manifest, offline, service_worker
+from .exports import (
+    game_hands_csv,
+    league_backup,
+    league_games_csv,
+    league_restore_page,
+    league_standings_csv,
+)
 from .hands import game_abandon, hand_correct, hand_record, hand_undo
 from .home import home
 from .invitations import invitation, league_invitation, league_invitation_qr, league_invitations, league_leave
@@ -27,8 +34,16 @@ from .players import player_detail
 from .sharing import game_sharing
 from .standings import league_table
 from .table import game_scorekeepers, table
+from .webhooks import league_webhook, league_webhooks
 
 __all__ = [
+    "league_webhooks",
+    "league_webhook",
+    "league_standings_csv",
+    "league_restore_page",
+    "league_games_csv",
+    "league_backup",
+    "game_hands_csv",
     "game_abandon",
     "game_scorekeepers",
     "game_sharing",

@@ -79,7 +79,7 @@ def table(owner, member, league, players, seats, spades):
     hand_record(game=finished, record=TRUMPS_MADE, by=owner)
     league_standings_recompute(league_id=league.pk)
     casual = game_start(game_type="spades", seats=seats, by=owner)
-    from games.services import invitation_create, player_claim, player_create
+    from games.services import invitation_create, player_claim, player_create, webhook_create
 
     extra = player_create(name="Extra", by=owner, league=league)
     invitation = invitation_create(league=league, role="member", max_uses=50, by=owner)
@@ -88,7 +88,9 @@ def table(owner, member, league, players, seats, spades):
         "token": Token.objects.get_or_create(user=owner)[0].key,
         "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk},
         "more": {"player_id": extra.pk, "invitation_id": invitation.pk, "token": invitation.token,
-                 "claim_id": player_claim(league=league, player=extra, by=member).pk},
+                 "claim_id": player_claim(league=league, player=extra, by=member).pk,
+                 "webhook_id": webhook_create(league=league, url="http://127.0.0.1:9/hooks", events=["hand.recorded"],
+                                              by=owner).pk},
     }
 
 

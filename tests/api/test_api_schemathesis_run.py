@@ -46,7 +46,8 @@ def config(ids: dict | None) -> str:
     that the examples, coverage and fuzzing phases reach the code behind them, not only 404s. The stateful
     phase runs without them: it follows the schema's links from what it creates, and a fixed id would
     stand in for the one a link carries."""
-    usual = '"2xx", 401, 403, 404, 409, 410, 412, 422, 429'
+    # 304: a conditional GET whose If-None-Match matches the current ETag (``*`` matches any), as documented.
+    usual = '"2xx", 304, 401, 403, 404, 409, 410, 412, 422, 429'
     lines = ["[checks.positive_data_acceptance]", f"expected-statuses = [{usual}]"]
 
     def operations(path_regex: str, *settings: str) -> None:

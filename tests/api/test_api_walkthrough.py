@@ -1,9 +1,10 @@
 """Runs every curl example in docs/api.md, in order, and checks the response shown after it.
 
 A ```bash block holding a curl command is followed by a ```http block: a status line, any headers, a blank
-line and a JSON body. The headers and body shown may leave some out; every one shown must match. A value
-written ``$NAME`` in a body or a header shown binds that name the first time (``$TOKEN``: the token of the
-first sign-up), used from then on in later requests' URLs, headers and bodies.
+line and a JSON body. The body shown may leave fields out; every field it does show must match, and so must
+every header shown. A ``text/csv`` body is compared line by line; a line shown ending in ``...`` need only
+begin the same. A ``"$NAME"`` value in a body shown binds that name (``$TOKEN``: the token of the first
+sign-up), used from then on in later requests' URLs, headers and bodies.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def parse_curl(command: str, variables: dict[str, str]) -> dict:
             request["headers"][name.strip()] = substitute(value.strip(), variables)
         elif word == "-d":
             request["data"] = substitute(next(words), variables)
-        elif word.startswith("http"):
+        elif substitute(word, variables).startswith("http"):
             url = urlsplit(substitute(word, variables))
             request["url"] = url.path + (f"?{url.query}" if url.query else "")
         else:
@@ -60,11 +61,21 @@ def substitute(text: str, variables: dict[str, str]) -> str:
     return text
 
 
-def parse_answer(answer: str) -> tuple[int, dict[str, str], object]:
+def parse_answer(answer: str) -> tuple[int, dict[str, str], str]:
     head, _, body = answer.partition("\n\n")
-    status_line, *header_lines = head.splitlines()
-    headers = dict(line.split(": ", 1) for line in header_lines)
-    return int(status_line.split()[1]), headers, json.loads(body) if body.strip() else None
+    status_line, *header_lines = head.split("\n")
+    headers = dict(line.split(": ", 1) for line in header_lines if line.strip())
+    return int(status_line.split()[1]), headers, body
+
+
+def csv_matches(shown: str, actual: str, where: str) -> None:
+    shown_lines, actual_lines = shown.strip().split("\n"), actual.lstrip("\ufeff").strip().split("\r\n")
+    assert len(shown_lines) == len(actual_lines), f"{where}: {actual_lines!r}"
+    for line, got in zip(shown_lines, actual_lines, strict=True):
+        if line.endswith("..."):
+            assert got.startswith(line[:-3]), f"{where}: documented {line!r}, got {got!r}"
+        else:
+            assert got == line, f"{where}: documented {line!r}, got {got!r}"
 
 
 def send(client: APIClient, request: dict):
@@ -113,5 +124,7 @@ def test_walkthrough_in_docs_runs(settings):
         for name, value in headers.items():
             assert response.has_header(name), f"{label}: no {name} header"
             matches(value, response[name], variables, f"{label} {name}")
-        if body is not None:
-            matches(body, response.json(), variables, label)
+        if headers.get("Content-Type", "").startswith("text/csv"):
+            csv_matches(body, response.content.decode(), label)
+        elif body.strip():
+            matches(json.loads(body), response.json(), variables, label)

@@ -67,7 +67,9 @@ def test_standings_after_a_merge_equal_a_rebuild_and_one_player_from_the_start(
     assert any(line[1] == "ann" for line in tables_of(league)["lines"])
     with django_capture_on_commit_callbacks(execute=True) as queued:
         player_merge(league=league, keep=ann, merge=duplicate, by=owner)
-    assert len(queued) == 1  # the recompute, queued once the merge committed
+    # The recompute, queued once the merge committed (then, from the recompute, the league's webhooks).
+    assert [callback.__qualname__ for callback in queued][:1] == ["league_players_changed.<locals>.queue"]
+    assert sum("league_players_changed" in callback.__qualname__ for callback in queued) == 1
     merged = tables_of(league)
     assert not Player.objects.filter(pk=duplicate.pk).exists()
     assert all("ann" not in (line[1], line[2]) for line in merged["lines"])

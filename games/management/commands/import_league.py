@@ -7,7 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from games.errors import InvalidInput
-from games.services.transfer import league_import
+from games.services.restore import league_restore
 
 
 class Command(BaseCommand):
@@ -25,7 +25,7 @@ class Command(BaseCommand):
         except json.JSONDecodeError as error:
             raise CommandError(f"{file} is not valid JSON: {error}") from None
         try:
-            league = league_import(document=document)
+            report = league_restore(document=document, by=None, keep_slug=True)
         except InvalidInput as error:
             raise CommandError(error.message) from None
-        self.stdout.write(f"imported league {league.slug!r} with {league.games.count()} games")
+        self.stdout.write(f"{report.sentence()} League {report.league.slug!r} is ready.")

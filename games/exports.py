@@ -1,0 +1,163 @@
+"""Tables a spreadsheet user can take away as CSV: a league's standings, its games, and a game's hands.
+
+The pages and the API (``Accept: text/csv`` or ``?format=csv``) write the same tables. Headers are words,
+not field names; times are in the site's time zone (named in the header) as ``2026-03-05 19:30``, which
+every spreadsheet reads as a date; numbers are plain numbers. The file is UTF-8 with a byte-order mark,
+so that Excel shows accented names right. A text cell that a spreadsheet would take for a formula (it
+starts with ``=``, ``+``, ``-`` or ``@``) gets a leading apostrophe, so a player named ``=HYPERLINK(...)``
+stays text. An empty league gives the header line alone.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.forms import hand_form_class
+from games.forms.base import seat_names, side_names
+from games.models import Game, Hand, League, display_name
+from games.standings.selectors import league_standings
+from games.summary import game_summary
+
+# What a spreadsheet would run as a formula at the start of a cell.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+@dataclass(frozen=True)
+class Table:
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    filename: str  # what a download is saved as
+
+
+def cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, datetime):
+        return timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_text(table: Table) -> str:
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out)
+    writer.writerow(table.headers)
+    writer.writerows([cell(value) for value in row] for row in table.rows)
+    return out.getvalue()
+
+
+def when(label: str) -> str:
+    """A time column's header, naming the time zone: ``Started (UTC)``."""
+    return f"{label} ({settings.TIME_ZONE})"
+
+
+# --- standings -------------------------------------------------------------------------------------
+
+PLAYER_HEADERS = ["Game", "Position", "Player", "Played", "Won", "Lost", "Win rate %", "Points for",
+                  "Points against", "Average margin", "Streak"]
+MATCH_HEADERS = ["Skill", "Skill rank", "Matches played", "Matches won", "Match points"]
+PARTNER_HEADERS = ["Game", "Position", "Partners", "Played", "Won", "Lost", "Win rate %", "Points for",
+                   "Points against", "Average margin", "Streak"]
+
+
+def line_figures(entry: dict[str, Any]) -> list[Any]:
+    return [entry["played"], entry["won"], entry["lost"], round(100 * entry["win_rate"], 1), entry["points_for"],
+            entry["points_against"], entry["average_margin"], entry["streak"]]
+
+
+def standings_table(*, league: League, game_type: str | None = None, partnerships: bool = False) -> Table:
+    """The league's standings, one line per player (or per partnership), game type after game type, each in
+    the order of the league page (games won, then win rate, then average margin). Two queries."""
+    data = league_standings(league=league, game_type=game_type)
+    rows: list[list[Any]] = []
+    for table in data["game_types"]:
+        if partnerships:
+            rows += [[table["name"], position, " & ".join(person["name"] for person in entry["players"]),
+                      *line_figures(entry), entry["last_played"]]
+                     for position, entry in enumerate(table["partnerships"], start=1)]
+            continue
+        for position, entry in enumerate(table["players"], start=1):
+            rating, matches = entry["rating"] or {}, entry["matches"] or {}
+            rows.append([table["name"], position, entry["player"]["name"], *line_figures(entry),
+                         entry["last_played"], rating.get("ordinal"), rating.get("rank"), matches.get("played"),
+                         matches.get("won"), matches.get("points")])
+    headers = [*(PARTNER_HEADERS if partnerships else PLAYER_HEADERS), when("Last played")]
+    if not partnerships:
+        headers += MATCH_HEADERS
+    what = "partnerships" if partnerships else "standings"
+    return Table(headers=headers, rows=rows, filename=f"{league.slug}-{what}{f'-{game_type}' if game_type else ''}.csv")
+
+
+# --- games -----------------------------------------------------------------------------------------
+
+
+def games_table(games: Iterable[Game], *, filename: str, link: Callable[[Game], str] | None = None) -> Table:
+    """One line per game: when, what, who sat where, each side's points and who won. ``games`` must come with
+    their league and seats (``select_related``): no query is made here."""
+    games = list(games)
+    most_sides = max((len(game.ruleset.sides) for game in games), default=2)
+    rows = []
+    for game in games:
+        summary = game_summary(game)
+        names = side_names(game)
+        sides = [[names[side.key], side.total] for side in summary.sides]
+        sides += [["", ""]] * (most_sides - len(sides))
+        seats = seat_names(game)
+        rows.append([
+            game.pk, game.started_at, game.finished_at, game.game_type_name, game.league.name if game.league_id else "",
+            game.get_status_display(), *(seats[seat] for seat in SEAT_WORDS),
+            *(value for side in sides for value in side),
+            names.get(summary.winner, "") if summary.winner else "", game.hand_count,
+            game.match_id or "", game.match_game_number or "", *([link(game)] if link else []),
+        ])
+    headers = ["Game", when("Started"), when("Finished"), "Game type", "League", "Status",
+               *SEAT_WORDS.values(), *(f"Side {n}{suffix}" for n in range(1, most_sides + 1)
+                                       for suffix in ("", " points")),
+               "Winner", "Hands", "Match", "Match game", *(["Page"] if link else [])]
+    return Table(headers=headers, rows=rows, filename=filename)
+
+
+# --- hands -----------------------------------------------------------------------------------------
+
+
+def hands_table(game: Game, hands: Iterable[Hand], *, corrected: set[int] = frozenset()) -> Table:
+    """One line per hand: its number, dealer, what happened in the game's own words, each side's points and
+    running total (and extras such as bags), who entered it and when. ``corrected``: numbers of hands
+    corrected since. The game must come with its seats; hands with ``entered_by``."""
+    ruleset = game.ruleset
+    names = side_names(game)
+    seats = seat_names(game)
+    describe = hand_form_class(game.game_type).describe
+    extras = list(ruleset.extras_shown)
+    rows = []
+    for hand in hands:
+        rows.append([
+            hand.number, seats[hand.dealer], describe(hand.record, hand.details or {}, seats),
+            *(hand.delta.get(side, 0) for side in ruleset.sides),
+            *(hand.totals.get(side, 0) for side in ruleset.sides),
+            *((hand.extras or {}).get(extra.name, {}).get(side, 0) for extra in extras for side in ruleset.sides),
+            hand.record.get("note", ""), display_name(hand.entered_by) if hand.entered_by_id else "",
+            hand.entered_at, hand.number in corrected, json.dumps(hand.record, separators=(",", ":")),
+        ])
+    headers = [
+        "Hand", "Dealer", "What happened",
+        *(f"{names[side]} points" for side in ruleset.sides),
+        *(f"{names[side]} total" for side in ruleset.sides),
+        *(f"{names[side]} {extra.many}" for extra in extras for side in ruleset.sides),
+        "Note", "Entered by", when("Entered"), "Corrected", "Record (JSON)",
+    ]
+    return Table(headers=headers, rows=rows, filename=f"game-{game.pk}-hands.csv")

@@ -1,0 +1,96 @@
+"""Downloads a spreadsheet user can take away (standings, games, a game's hands, as CSV), the owner's league
+backup, and restoring a backup into a new league."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import selectors
+from games.exports import Table, csv_text, games_table, hands_table, standings_table
+from games.forms.exports import RestoreForm
+from games.models import Game, HandRevision
+from games.rules import RULESETS
+from games.services.restore import ImportRefused, league_restore
+from games.services.transfer import league_export
+
+from .common import submitted, visible_game_or_404
+from .leagues import managed_league_or_404, visible_league_or_404
+
+
+def csv_download(table: Table) -> HttpResponse:
+    response = HttpResponse(csv_text(table), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{table.filename}"'
+    return response
+
+
+@require_GET
+def league_standings_csv(request, slug: str):
+    """``?type=spades`` for one game type (else every one with results); ``?table=partnerships``."""
+    league = visible_league_or_404(request, slug)
+    game_type = request.GET.get("type")
+    return csv_download(standings_table(league=league, game_type=game_type if game_type in RULESETS else None,
+                                        partnerships=request.GET.get("table") == "partnerships"))
+
+
+@require_GET
+def league_games_csv(request, slug: str):
+    league = visible_league_or_404(request, slug)
+    games = (Game.objects.filter(league=league).select_related(*selectors.GAME_RELATED)
+             .order_by("started_at", "id"))
+    return csv_download(games_table(games, filename=f"{league.slug}-games.csv",
+                                    link=lambda game: request.build_absolute_uri(reverse("table", args=[game.pk]))))
+
+
+@require_GET
+def game_hands_csv(request, game_id: int):
+    game = visible_game_or_404(request, game_id)
+    corrected = set(HandRevision.objects.filter(game=game, action=HandRevision.Action.CORRECT)
+                    .values_list("number", flat=True))
+    return csv_download(hands_table(game, selectors.game_hands_with_people(game=game), corrected=corrected))
+
+
+@login_required
+@require_GET
+def league_backup(request, slug: str):
+    league = managed_league_or_404(request, slug)
+    text = json.dumps(league_export(league=league), indent=2, sort_keys=True, ensure_ascii=False)
+    response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = (f'attachment; filename="{league.slug}-backup-'
+                                       f'{timezone.localdate():%Y-%m-%d}.json"')
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_restore_page(request):
+    form = RestoreForm(request.POST or None, request.FILES or None)
+    problems: list[str] = []
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+
+            def restore(**kwargs):
+                try:
+                    return league_restore(**kwargs)
+                except ImportRefused as refused:  # every problem listed, not only the first
+                    problems.extend(refused.problems)
+                    return None
+
+            report = submitted(form, restore, document=data["backup"], by=request.user,
+                               name=data["name"] or None, slug=data["slug"] or None,
+                               idempotency_key=data["idempotency_key"] or None)
+            if report is not None:
+                messages.success(request, f"{report.league.name} is restored. {report.sentence()} "
+                                          "Its standings are being computed.")
+                return redirect("league", slug=report.league.slug)
+    return render(request, "leagues/restore.html", {"form": form, "problems": problems}, status=status)

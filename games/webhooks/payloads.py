@@ -1,0 +1,96 @@
+"""What each webhook event says (docs/webhooks.md shows every one).
+
+Every body is ``{"type", "timestamp", "data"}``; ``data`` always names the ``league``. People appear
+by display name, never by login name, as everywhere outside a league's own member list.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games.models import Game, Hand, HandRevision, League, display_name
+from games.summary import game_summary
+
+
+def stamp(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def envelope(event: str, data: dict[str, Any]) -> dict[str, Any]:
+    return {"type": event, "timestamp": stamp(timezone.now()), "data": data}
+
+
+def league_ref(league: League) -> dict[str, Any]:
+    return {"id": league.pk, "slug": league.slug, "name": league.name}
+
+
+def game_data(game: Game) -> dict[str, Any]:
+    """The game as it stands: the same fields as the API's game (``GET games/{id}/``), without its hands."""
+    summary = game_summary(game)
+    return {
+        "id": game.pk,
+        "game_type": game.game_type,
+        "match": game.match_id,
+        "match_game_number": game.match_game_number,
+        "seats": {seat: {"id": player.pk, "name": player.name} for seat, player in game.seats.items()},
+        "status": summary.status,
+        "totals": dict(summary.totals),
+        "extras": {name: dict(values) for name, values in summary.extras.items()},
+        "winner": summary.winner,
+        "next_dealer": summary.next_dealer,
+        "hand_count": summary.hand_count,
+        "started_at": stamp(game.started_at),
+        "finished_at": stamp(game.finished_at),
+        "updated_at": stamp(game.updated_at),
+    }
+
+
+def hand_data(hand: Hand) -> dict[str, Any]:
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "record": hand.record,
+        "delta": dict(hand.delta),
+        "totals": dict(hand.totals),
+        "extras": dict(hand.extras or {}),
+        "entered_by": display_name(hand.entered_by) if hand.entered_by_id else None,
+        "entered_at": stamp(hand.entered_at),
+    }
+
+
+def hand_recorded(game: Game, hand: Hand) -> dict[str, Any]:
+    return {"league": league_ref(game.league), "game": game_data(game), "hand": hand_data(hand)}
+
+
+def hand_corrected(game: Game, revision: HandRevision) -> dict[str, Any]:
+    """A correction (``action`` "correct") or the last hand taken back ("undo", ``record`` null)."""
+    return {
+        "league": league_ref(game.league),
+        "game": game_data(game),
+        "change": {
+            "number": revision.number,
+            "action": revision.action,
+            "previous_record": revision.previous_record,
+            "record": revision.new_record,
+            "reason": revision.reason,
+            "changed_by": display_name(revision.changed_by) if revision.changed_by_id else None,
+            "changed_at": stamp(revision.changed_at),
+        },
+    }
+
+
+def game_finished(game: Game) -> dict[str, Any]:
+    return {"league": league_ref(game.league), "game": game_data(game)}
+
+
+def standings_updated(league: League, *, computed_at: datetime) -> dict[str, Any]:
+    """Only that they changed: the tables themselves are at ``GET leagues/{id}/standings/``."""
+    return {"league": league_ref(league), "computed_at": stamp(computed_at)}
+
+
+def test_event(league: League, *, by) -> dict[str, Any]:
+    return {"league": league_ref(league), "sent_by": display_name(by) if by else None,
+            "message": "A test event from Scorekeeper: your endpoint receives and verifies this league's events."}

@@ -1,0 +1,97 @@
+"""Webhooks sent by a real Celery worker over a real Redis, on PostgreSQL, to a real receiver on loopback that
+verifies every signature with the standardwebhooks package: an integrator following a live game.
+
+The worker runs in this process (``celery.contrib.testing.worker.start_worker``) in threads with their
+own database connections, so these tests commit for real. Skipped on a bare machine; CI runs them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.db import close_old_connections
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.models import WebhookDelivery
+from games.services import game_start
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HAND = {"bids": {"N": 3, "E": 2, "S": 4, "W": 3}, "tricks": {"N": 4, "E": 1, "S": 5, "W": 3}}
+
+
+@pytest.fixture
+def live_worker(redis_url, postgres):
+    from celery.contrib.testing.worker import start_worker
+
+    from scorekeeper.celery import app
+
+    app.conf.task_always_eager = False
+    try:
+        app.control.purge()
+        with start_worker(app, pool="threads", concurrency=4, perform_ping_check=False, loglevel="WARNING",
+                          shutdown_timeout=30) as worker:
+            yield worker
+    finally:
+        app.conf.task_always_eager = True
+        close_old_connections()
+
+
+def scorer_client(user) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+def delivered(count: int, timeout: float = 30.0) -> list[WebhookDelivery]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = list(WebhookDelivery.objects.order_by("id"))
+        if len(rows) >= count and all(row.status == WebhookDelivery.Status.SUCCEEDED for row in rows):
+            return rows
+        time.sleep(0.1)
+    raise AssertionError(list(WebhookDelivery.objects.values("event", "status", "attempts")))
+
+
+def test_an_integrator_receives_signed_events_of_a_live_game(live_worker, league, owner, seats, endpoint,
+                                                             receiver):
+    game = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"target": 100})
+    client = scorer_client(owner)
+    for number in (1, 2):
+        response = client.post(f"/api/v1/games/{game.pk}/hands/", {**HAND, "expected_number": number},
+                               format="json")
+        assert response.status_code == 201, response.content
+
+    receiver.wait_for(1, "standings.updated", timeout=30)
+    recorded = receiver.wait_for(2, "hand.recorded")
+    assert sorted(event["data"]["hand"]["number"] for event in recorded) == [1, 2]
+    assert receiver.events("game.finished")[0]["data"]["game"]["winner"] == "NS"
+    rows = delivered(4)
+    assert {row.event for row in rows} == {"hand.recorded", "game.finished", "standings.updated"}
+    assert receiver.refused == []
+
+
+def test_the_worker_retries_with_backoff(settings, live_worker, league, owner, seats, endpoint, receiver):
+    settings.WEBHOOK_RETRY_DELAYS = [1, 1]
+    receiver.answers = [502]
+    game = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"target": 500})
+    response = scorer_client(owner).post(f"/api/v1/games/{game.pk}/hands/", HAND, format="json")
+    assert response.status_code == 201
+
+    (delivery,) = delivered(1)
+    assert [attempt["status_code"] for attempt in delivery.attempts] == [502, 200]
+    first, second = (attempt["at"] for attempt in delivery.attempts)
+    assert second > first
+    assert len(receiver.received) == 2
+
+
+def test_the_test_button_reaches_the_receiver(live_worker, endpoint, owner, receiver):
+    client = scorer_client(owner)
+    response = client.post(f"/api/v1/leagues/{endpoint.league_id}/webhooks/{endpoint.pk}/test/")
+    assert response.status_code == 202, response.content
+
+    (event,) = receiver.wait_for(1, "webhook.test")
+    assert event["data"]["league"]["id"] == endpoint.league_id
+    assert delivered(1)[0].message_id == response.json()["message_id"]
