@@ -115,10 +115,10 @@ def test_a_private_league_csv_is_a_404_to_outsiders(client_for, stranger, member
     assert as_user(member).status_code == 200  # members read
 
 
-def test_an_error_asked_for_as_csv_is_json(anonymous):
+def test_an_error_asked_for_as_csv_is_a_problem_document(anonymous):
     response = anonymous.get("/api/v1/leagues/999/standings/", HTTP_ACCEPT="text/csv")
     assert response.status_code == 404
-    assert response["Content-Type"] == "application/json"
+    assert response["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "not_found"
 
 
