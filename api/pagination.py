@@ -38,3 +38,11 @@ class Pages(PageNumberPagination):
             elif parameter["name"] == self.page_size_query_param:
                 parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": self.max_page_size}
         return parameters
+
+
+class CursorPages(Pages):
+    """How a cursor page (``api.sync.cursor_page``) is described in the schema: ``page_size``, no ``page``."""
+
+    def get_schema_operation_parameters(self, view):
+        return [parameter for parameter in super().get_schema_operation_parameters(view)
+                if parameter["name"] != self.page_query_param]

@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
-from rest_framework.utils.urls import remove_query_param, replace_query_param
+from rest_framework.utils.urls import replace_query_param
 
 ORDERS = ("updated_at", "finished_at")
 DEFAULT_SIZE, MAX_SIZE = 50, 100
@@ -67,6 +67,8 @@ def cursor_page(request, rows: QuerySet, *, order: str, cursor: str | None, seri
 
     ``count`` is how many rows match the filters in all (not only after the cursor).
     """
+    if "page" in request.query_params:
+        raise ValidationError({"page": ["cursor pages are not numbered: follow `next`"]})
     count = rows.count()
     if cursor:
         order, moment, pk = decode(cursor)
@@ -77,7 +79,6 @@ def cursor_page(request, rows: QuerySet, *, order: str, cursor: str | None, seri
     link = None
     if more:
         last = found[-1]
-        url = remove_query_param(request.build_absolute_uri(), "page")
-        link = replace_query_param(url, "cursor", encode(order, getattr(last, order), last.pk))
+        link = replace_query_param(request.build_absolute_uri(), "cursor", encode(order, getattr(last, order), last.pk))
     results = serializer_class(found, many=True, context=context or {}).data
     return Response({"count": count, "next": link, "previous": None, "results": results})

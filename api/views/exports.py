@@ -22,7 +22,7 @@ from games.models import HandRevision
 from games.services.restore import ImportRefused, league_restore
 from games.services.transfer import league_export
 
-from .base import ApiView, one
+from .base import IF_NONE_MATCH, ApiView, one
 from .hands import HandList
 from .leagues import LeagueStandings, visible_league
 
@@ -35,11 +35,13 @@ class LeagueStandingsTables(OffersCSV, LeagueStandings):
         "\n\nAs CSV (`Accept: text/csv` or `?format=csv`): one line per player (or, with `table=partnerships`, per "
         "partnership), game type after game type.")
 
-    @extend_schema(parameters=[StandingsTableFilter], responses=LeagueStandingsOut, tags=["leagues"])
+    @extend_schema(parameters=[StandingsTableFilter, IF_NONE_MATCH], responses={200: LeagueStandingsOut, 304: None},
+                   tags=["leagues"])
     def get(self, request, pk: int):
+        # Checked for JSON too: a ``table`` that is not one is a mistake in the query, whatever the format.
+        filters = self.parse(StandingsTableFilter, data=request.query_params)
         if not self.wants_csv():
             return super().get(request, pk)
-        filters = self.parse(StandingsTableFilter, data=request.query_params)
         league = visible_league(request.user, pk)
         return Response(standings_table(league=league, game_type=filters.get("game_type"),
                                         partnerships=filters["table"] == "partnerships"))

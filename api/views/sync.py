@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 
+from api.pagination import CursorPages
 from api.renderers import OffersCSV
 from api.serializers.exports import GameSyncFilter, HandFeedOut, HandSyncFilter
 from api.serializers.games import GameOut
@@ -42,6 +43,8 @@ class HandFeed(ApiView):
 
     A hand taken back (undone) is no longer listed; its game's `updated_at` and `hand_count` show it.
     """
+
+    pagination_class = CursorPages
 
     @extend_schema(parameters=[HandSyncFilter], responses=HandFeedOut(many=True), tags=["hands"])
     def get(self, request):

@@ -47,18 +47,22 @@ def test_docs_work_offline(anonymous):
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in page
 
 
+def load_schema():
+    from scorekeeper.wsgi import application
+
+    return schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
+
+
 @pytest.fixture
-def api_schema(db):
+def calls_in_the_test_transaction(db):
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections
-
-    from scorekeeper.wsgi import application
 
     # As Django's test client does: a request must not close the connection holding the test's transaction.
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        yield schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
+        yield
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
@@ -110,11 +114,13 @@ def use_real_objects(case, table) -> None:
             params[name] = value
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
+# Loaded as the module is collected (the schema is made without the database), so that every operation is a
+# test of its own, which the parallel run shares out between its processes.
+schema = load_schema()
 
 
 @schema.parametrize()
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-def test_every_operation_conforms_to_the_schema(case, table):
+def test_every_operation_conforms_to_the_schema(case, table, calls_in_the_test_transaction):
     use_real_objects(case, table)
     case.call_and_validate(headers={"Authorization": f"Token {table['token']}"}, checks=CHECKS)

@@ -59,6 +59,9 @@ def config(ids: dict | None) -> str:
 
     operations(f"^/api/v1/({CHECKED_BY_THE_SERVER})$", "include-method-regex = '^(POST|PUT|PATCH)$'",
                f"checks.positive_data_acceptance.expected-statuses = [400, {usual}]")
+    # A cursor is opaque: only one the API gave is valid, which a schema cannot say.
+    operations(r"^/api/v1/(games|hands)/$", "include-method-regex = '^GET$'",
+               f"checks.positive_data_acceptance.expected-statuses = [400, {usual}]")
     if ids is None:
         return "\n".join(lines) + "\n"
     operations(r"^/api/v1/games/\{id\}/(|hands/.*)$", parameters(id=ids["game"], number=1))

@@ -116,3 +116,12 @@ def test_a_page_of_the_feed_is_a_fixed_number_of_queries(as_owner, owner, start_
         as_owner.get(f"/api/v1/hands/?league={league.pk}&updated_after=2000-01-01T00:00:00Z")
     with django_assert_max_num_queries(6):
         as_owner.get(f"/api/v1/games/?league={league.pk}&updated_after=2000-01-01T00:00:00Z")
+
+
+def test_a_cursor_page_is_not_numbered(as_owner, league):
+    response = as_owner.get(f"/api/v1/hands/?league={league.pk}&page=2")
+    assert response.status_code == 400
+    assert response.json()["page"] == ["cursor pages are not numbered: follow `next`"]
+    schema = as_owner.get("/api/v1/schema/?format=json").json()
+    names = [parameter["name"] for parameter in schema["paths"]["/api/v1/hands/"]["get"]["parameters"]]
+    assert "page_size" in names and "page" not in names

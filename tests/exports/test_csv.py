@@ -90,11 +90,18 @@ def test_json_is_still_the_default(as_owner, league, played):
     assert response.json()["game_types"][0]["game_type"] == "spades"
 
 
-@pytest.mark.parametrize("ask", ["?format=xml", "?format=api"])
+@pytest.mark.parametrize("ask", [{"HTTP_ACCEPT": "application/xml"}, {"format": "api"}])
 def test_a_format_not_offered_gets_the_json_answer(as_owner, league, ask):
-    response = as_owner.get(f"/api/v1/leagues/{league.pk}/standings/{ask}")
+    response = as_owner.get(f"/api/v1/leagues/{league.pk}/standings/", ask)
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     assert response.json()["league"]["id"] == league.pk
+
+
+@pytest.mark.parametrize("asked", ["xml", ""])
+def test_a_format_the_api_does_not_know_is_a_bad_query(as_owner, league, asked):
+    response = as_owner.get(f"/api/v1/leagues/{league.pk}/standings/?format={asked}")
+    assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
+    assert response.json()["format"] == [f'"{asked}" is not a format offered here: one of json, csv']
 
 
 @pytest.mark.parametrize("url", ["/api/v1/leagues/{league}/standings/?format=csv",
@@ -136,3 +143,11 @@ def test_query_counts_do_not_grow_with_the_league(as_owner, league, played, star
         as_owner.get(f"/api/v1/games/?league={league.pk}&format=csv")
     with django_assert_max_num_queries(8):
         as_owner.get(f"/api/v1/leagues/{league.pk}/standings/?format=csv")
+
+
+@pytest.mark.parametrize("table, status", [("partnerships", 200), ("", 400), ("pairs", 400)])
+def test_the_table_asked_for_is_checked_in_json_too(as_owner, league, table, status):
+    response = as_owner.get(f"/api/v1/leagues/{league.pk}/standings/", {"table": table})
+    assert response.status_code == status
+    if status == 400:
+        assert "table" in response.json()

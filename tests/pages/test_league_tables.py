@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from games.services import league_create, player_create
@@ -13,16 +14,42 @@ from games.views.standings import PAGE_SIZE, TOP
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def crowd(owner, league, finish, recompute):
-    """Sixty players and ninety finished Smudge games between random tables of them, standings computed."""
+@pytest.fixture(scope="module")
+def crowded(django_db_setup, django_db_blocker):
+    """A league of sixty players and ninety finished Smudge games between random tables of them, standings
+    computed. Built once for the module, in a transaction rolled back after it (each test runs in a savepoint
+    inside it, as Django's ``TestCase.setUpTestData`` does): the tests only read it."""
+    from django.contrib.auth import get_user_model
+
+    from games.services import game_start, hand_record
+    from games.standings.services import league_standings_recompute
+
+    from .conftest import FINISH_TARGETS, FINISHING_HANDS
+
     rng = random.Random(3)
-    people = [player_create(name=f"Player {n:02}", by=owner) for n in range(60)]
-    for _ in range(90):
-        table = rng.sample(people, 4)
-        finish("smudge", seats={seat: person.pk for seat, person in zip("NESW", table, strict=True)})
-    recompute()
-    return people
+    with django_db_blocker.unblock(), transaction.atomic():
+        owner = get_user_model().objects.create_user(username="crowd-owner", password=None)
+        league = league_create(name="Crowded Club", by=owner)
+        people = [player_create(name=f"Player {n:02}", by=owner) for n in range(60)]
+        for _ in range(90):
+            table = rng.sample(people, 4)
+            game = game_start(game_type="smudge", seats=dict(zip("NESW", [person.pk for person in table], strict=True)),
+                              by=owner, league=league, options={"target": FINISH_TARGETS["smudge"]})
+            hand_record(game=game, record=FINISHING_HANDS["smudge"], by=owner)
+        league_standings_recompute(league_id=league.pk)
+        yield league, people
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def league(crowded, db):
+    """In this module, the crowded league."""
+    return crowded[0]
+
+
+@pytest.fixture
+def crowd(crowded):
+    return crowded[1]
 
 
 def table_url(league, table: str, query: str = "") -> str:
@@ -92,6 +119,7 @@ def test_a_private_leagues_tables_are_404_to_outsiders(client, signed_in, owner,
     assert signed_in(owner).get(url).status_code == 200
 
 
-def test_an_empty_table_says_so(client, league):
-    page = client.get(table_url(league, "players")).content.decode()
+def test_an_empty_table_says_so(client, owner):
+    quiet = league_create(name="Quiet Club", by=owner)
+    page = client.get(table_url(quiet, "players")).content.decode()
     assert "No finished games of this type yet." in page
