@@ -67,9 +67,19 @@ def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
                                                      game_order(entry["game_type"])))
 
 
+# Partners and opponents shown in each table at first; the rest are a tap away (a <details>, no script).
+RECORDS_SHOWN = 8
+
+
 def record_line(entry: dict[str, Any]) -> dict[str, Any]:
     """A partner's or opponent's line as the page shows it."""
     return {**entry, "rate_pct": round(100 * entry["win_rate"]), "margin": signed(entry["average_margin"])}
+
+
+def split(key: str, entry: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """``partners`` (or ``opponents``) shown at first, and ``partners_more``: the rest."""
+    lines = [record_line(line) for line in entry[key]]
+    return {key: lines[:RECORDS_SHOWN], f"{key}_more": lines[RECORDS_SHOWN:]}
 
 
 def records_section(request, player: Player) -> dict[str, Any]:
@@ -85,8 +95,7 @@ def records_section(request, player: Player) -> dict[str, Any]:
         "leagues": leagues, "league": league, "game_type": game_type,
         "game_types": [(ruleset.game_type, ruleset.name) for ruleset in RULESETS.values()],
         "minimum": records["minimum_games"],
-        "tables": [{**entry, "partners": [record_line(line) for line in entry["partners"]],
-                    "opponents": [record_line(line) for line in entry["opponents"]],
+        "tables": [{**entry, **split("partners", entry), **split("opponents", entry),
                     "best": entry["best_partnership"] and record_line(entry["best_partnership"]),
                     "worst": entry["worst_partnership"] and record_line(entry["worst_partnership"])}
                    for entry in records["game_types"]],

@@ -165,7 +165,7 @@ def test_the_section_fits_a_phone_and_needs_no_script(client, players, finish):
     assert "onclick" not in section and "onchange" not in section
     # On a phone the tables keep name, won, lost and rate; the rest give way (opt, wide) and show under the name.
     assert section.count('class="standings records"') == 2
-    assert 'class="phone-only">1 played · ' in section
+    assert 'class="phone-only">1 played · points ' in section
     assert '<th scope="col" class="num wide">Played</th>' in section
     for heading in ("Points for", "Points against", "Margin"):
         assert re.search(rf'<th scope="col" class="num opt" title="[^"]*">{heading}</th>', section)
