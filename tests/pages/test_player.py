@@ -187,3 +187,18 @@ def test_player_page_with_records_queries_are_fixed(client, owner, players, fini
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(url)
     assert len(records_of(response)["smudge"]["partners"]) == 4
+
+
+def test_long_lists_show_eight_and_fold_the_rest_away(client, owner, league, players, finish):
+    from games.services import player_create
+
+    others = [player_create(name=f"Player {n:02}", by=owner, league=league) for n in range(10)]
+    for left, right in zip(others[::2], others[1::2], strict=True):
+        finish("smudge", seats={"N": players[0].pk, "E": left.pk, "S": players[2].pk, "W": right.pk})
+    response = client.get(reverse("player", args=[players[0].pk]))
+    smudge = records_of(response)["smudge"]
+    assert len(smudge["opponents"]) == 8 and len(smudge["opponents_more"]) == 2
+    assert [line["player"]["name"] for line in smudge["partners"]] == ["Cat"] and smudge["partners_more"] == []
+    page = response.content.decode()
+    assert '<details class="more"><summary>2 more opponents</summary>' in page
+    assert "more partners" not in page
