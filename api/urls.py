@@ -36,6 +36,7 @@ urlpatterns = [
     path("players/", players.PlayerList.as_view(), name="api-players"),
     path("players/<int:pk>/", players.PlayerDetail.as_view(), name="api-player"),
     path("players/<int:pk>/ratings/", players.PlayerRatings.as_view(), name="api-player-ratings"),
+    path("players/<int:pk>/records/", players.PlayerRecords.as_view(), name="api-player-records"),
     path("leagues/", leagues.LeagueList.as_view(), name="api-leagues"),
     path("leagues/<int:pk>/", leagues.LeagueDetail.as_view(), name="api-league"),
     path("leagues/import/", exports.LeagueImport.as_view(), name="api-league-import"),

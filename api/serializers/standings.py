@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 from games.rules import rulesets
 
-from .common import PlayerRef, QueryFilter
+from .common import PlayerRef, QueryFilter, QueryId
 from .games import GameType
 
 
@@ -151,3 +151,71 @@ class PlayerFiguresOut(serializers.Serializer):
     hands = serializers.IntegerField(min_value=0, help_text="Hands played in the league's finished games.")
     counts = serializers.DictField(child=serializers.IntegerField(), help_text=COUNTS_HELP)
     rates = serializers.DictField(child=serializers.FloatField(allow_null=True), help_text=RATES_HELP)
+
+
+# --- a player's head-to-head and partner records -----------------------------------------------------
+
+
+class PlayerRecordsFilter(QueryFilter):
+    """Query parameters of a player's records."""
+
+    league = QueryId(required=False, help_text="Only this league's games. Without it: every league you may see, "
+                                               "and the casual games you may see.")
+    game_type = GameType(required=False, help_text="Only this game type (listed even if empty). Without it: every "
+                                                   "game type the player has results in, each apart.")
+    finished_from = serializers.DateField(required=False, help_text="Only games finished on or after this day.")
+    finished_until = serializers.DateField(required=False, help_text="Only games finished on or before this day.")
+
+    def validate(self, attrs):
+        start, end = attrs.get("finished_from"), attrs.get("finished_until")
+        if start is not None and end is not None and end < start:
+            raise serializers.ValidationError({"finished_until": ["must be on or after finished_from"]})
+        return attrs
+
+
+class RecordOut(serializers.Serializer):
+    """The player's results with one partner, or against one opponent."""
+
+    player = PlayerRef(help_text="The partner or opponent.")
+    played = serializers.IntegerField(min_value=1)
+    won = serializers.IntegerField(min_value=0, help_text="Games the player's side won.")
+    lost = serializers.IntegerField(min_value=0, help_text="played − won (in cutthroat Spades a game won by a third "
+                                                           "player is lost against both the others).")
+    win_rate = serializers.FloatField(min_value=0, max_value=1, help_text="won / played")
+    points_for = serializers.IntegerField(help_text="Sum of the final totals of the player's side.")
+    points_against = serializers.IntegerField(
+        help_text="With a partner: sum of the best other side's final totals; against an opponent: of the "
+                  "opponent's side's.")
+    average_margin = serializers.FloatField(help_text="(points_for − points_against) / played")
+
+
+class GameTypeRecordsOut(serializers.Serializer):
+    game_type = GameType()
+    name = serializers.CharField()
+    played = serializers.IntegerField(min_value=0, help_text="The player's finished games counted.")
+    won = serializers.IntegerField(min_value=0)
+    lost = serializers.IntegerField(min_value=0)
+    partners = RecordOut(many=True, help_text="Everyone who sat on the player's side, most games together first "
+                                              "(then most won, then id); none in cutthroat Spades.")
+    opponents = RecordOut(many=True, help_text="Everyone who sat on another side, in the same order.")
+    best_partnership = RecordOut(allow_null=True, help_text="The partner with the highest win rate among those with "
+                                                            "at least `minimum_games` together (ties: more games, "
+                                                            "higher margin, lower id); null if none qualifies.")
+    worst_partnership = RecordOut(allow_null=True, help_text="The lowest win rate among the others that qualify "
+                                                             "(ties: more games, lower margin, lower id); null "
+                                                             "unless two partnerships qualify.")
+
+
+class RecordsFiltersOut(serializers.Serializer):
+    league = serializers.IntegerField(allow_null=True)
+    game_type = GameType(allow_null=True)
+    finished_from = serializers.DateField(allow_null=True)
+    finished_until = serializers.DateField(allow_null=True)
+
+
+class PlayerRecordsOut(serializers.Serializer):
+    player = PlayerRef()
+    filters = RecordsFiltersOut(help_text="The filters applied (null: not given).")
+    minimum_games = serializers.IntegerField(min_value=1, help_text="Games together before a partnership can be "
+                                                                    "the best or the worst.")
+    game_types = GameTypeRecordsOut(many=True, help_text="In the order games are listed.")

@@ -94,6 +94,16 @@ def league_to_play_in(user, pk: int | None):
     return league
 
 
+def visible_league_filter(user, pk: int | None) -> int | None:
+    """A league named in a query filter (``?league=``), checked: one the user cannot see is a 400 on
+    ``league``, worded exactly as for a league that does not exist. One query."""
+    if pk is None:
+        return None
+    if not policy.visible_leagues(user).filter(pk=pk).exists():
+        raise ValidationError({"league": [f"there is no league {pk}"]})
+    return pk
+
+
 def idempotency_key(request) -> str | None:
     """The request's ``Idempotency-Key`` header, or None; a malformed one is a 400."""
     key = request.headers.get("Idempotency-Key")

@@ -4,12 +4,22 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from api.serializers.people import NewPlayerIn, PlayerDetailOut, PlayerIn, PlayerOut
-from api.serializers.standings import PlayerRatingHistoryOut
+from api.serializers.standings import PlayerRatingHistoryOut, PlayerRecordsFilter, PlayerRecordsOut
 from games import policy, services
 from games.models import Player
+from games.standings.head_to_head import player_records_view
 from games.standings.selectors import player_figures, player_ratings
 
-from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, league_to_play_in, one
+from .base import (
+    IDEMPOTENCY_KEY,
+    LOCATION,
+    ApiView,
+    created,
+    idempotency_key,
+    league_to_play_in,
+    one,
+    visible_league_filter,
+)
 
 
 def player_body(user, player: Player) -> dict:
@@ -81,3 +91,33 @@ class PlayerRatings(ApiView):
         player = visible_player(request.user, pk)
         ratings = player_ratings(player=player, leagues=policy.visible_leagues(request.user), history=True)
         return Response(PlayerRatingHistoryOut(ratings, many=True).data)
+
+
+def records_period(filters: dict) -> tuple:
+    """The days a player's records count games from and until (either may be None): the one place a period
+    is chosen. A league season (``?season=``, once seasons exist) maps here to its ``(starts_on, ends_on)``."""
+    return filters.get("finished_from"), filters.get("finished_until")
+
+
+class PlayerRecords(ApiView):
+    """A player's head-to-head and partner records: with each partner and against each opponent, per game type.
+
+    Counted from the finished games you may see (docs/standings.md, "Head-to-head and partner records"):
+    a private league's games only for its members, casual games for their players and scorekeepers unless
+    shared. Filtered by `league`, `game_type` and the days games finished.
+    """
+
+    pagination_class = None  # one entry per game type
+
+    @extend_schema(parameters=[PlayerRecordsFilter], responses=PlayerRecordsOut, tags=["players"])
+    def get(self, request, pk: int):
+        player = visible_player(request.user, pk)
+        filters = self.parse(PlayerRecordsFilter, data=request.query_params)
+        league = visible_league_filter(request.user, filters.get("league"))
+        finished_from, finished_until = records_period(filters)
+        body = player_records_view(player=player, user=request.user, league=league, game_type=filters.get("game_type"),
+                                   finished_from=finished_from, finished_until=finished_until)
+        body.update(player={"id": player.pk, "name": player.name},
+                    filters={"league": league, "game_type": filters.get("game_type"),
+                             "finished_from": finished_from, "finished_until": finished_until})
+        return Response(PlayerRecordsOut(body).data)

@@ -1,7 +1,9 @@
-"""A player: their ratings, results and figures in each league and game type, and their games.
+"""A player: their ratings, results and figures in each league and game type, their partners and opponents,
+and their games.
 
 Ratings, results and figures are the stored ones (``games.standings``), limited to the leagues the
-visitor may see; nothing is counted here.
+visitor may see. Partners and opponents are counted from the finished games the visitor may see
+(``games.standings.head_to_head``), in one league or all, one game type or each.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from django.shortcuts import render
 
 from games import policy, selectors
 from games.models import Game, Player, game_type_name
-from games.rules import game_order, ruleset_class
+from games.rules import RULESETS, game_order, ruleset_class
+from games.standings.head_to_head import player_records_view
 from games.standings.selectors import player_figures, player_ratings
 
 from .chart import rating_sparkline
 from .home import game_rows
+from .standings import signed
 
 
 def ratio(made: int, tried: int) -> str:
@@ -63,6 +67,41 @@ def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
                                                      game_order(entry["game_type"])))
 
 
+# Partners and opponents shown in each table at first; the rest are a tap away (a <details>, no script).
+RECORDS_SHOWN = 8
+
+
+def record_line(entry: dict[str, Any]) -> dict[str, Any]:
+    """A partner's or opponent's line as the page shows it."""
+    return {**entry, "rate_pct": round(100 * entry["win_rate"]), "margin": signed(entry["average_margin"])}
+
+
+def split(key: str, entry: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """``partners`` (or ``opponents``) shown at first, and ``partners_more``: the rest."""
+    lines = [record_line(line) for line in entry[key]]
+    return {key: lines[:RECORDS_SHOWN], f"{key}_more": lines[RECORDS_SHOWN:]}
+
+
+def records_section(request, player: Player) -> dict[str, Any]:
+    """The partners and opponents section: the filters chosen (``?league=<slug>``, ``?type=<game>``; anything
+    else shows every league or game) and the records per game type. Two queries."""
+    leagues = list(player.leagues.filter(pk__in=policy.visible_leagues(request.user).values("pk"))
+                   .order_by("name", "id").values("pk", "slug", "name"))
+    league = next((entry for entry in leagues if entry["slug"] == request.GET.get("league")), None)
+    game_type = request.GET.get("type") if request.GET.get("type") in RULESETS else None
+    records = player_records_view(player=player, user=request.user, league=league["pk"] if league else None,
+                                  game_type=game_type)
+    return {
+        "leagues": leagues, "league": league, "game_type": game_type,
+        "game_types": [(ruleset.game_type, ruleset.name) for ruleset in RULESETS.values()],
+        "minimum": records["minimum_games"],
+        "tables": [{**entry, **split("partners", entry), **split("opponents", entry),
+                    "best": entry["best_partnership"] and record_line(entry["best_partnership"]),
+                    "worst": entry["worst_partnership"] and record_line(entry["worst_partnership"])}
+                   for entry in records["game_types"]],
+    }
+
+
 def player_detail(request, player_id: int):
     player = Player.objects.filter(pk=player_id).first()
     if player is None or not policy.can_view_player(request.user, player):
@@ -80,6 +119,7 @@ def player_detail(request, player_id: int):
         "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True),
                               results=results, figures=player_figures(player=player, leagues=leagues)),
         "games": games,
+        "records": records_section(request, player),
     })
 
 

@@ -1,5 +1,7 @@
 """The player page: ratings, results and figures per league and game type (stored ones), and games."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -82,7 +84,121 @@ def test_player_page_queries_are_fixed(client, owner, finish, recompute, players
             for _ in range(games):
                 finish(game_type, league=other)
         recompute(other)
-    # Player, whether the visitor may see them, their standings, ratings and history, figures, games.
-    with django_assert_max_num_queries(7):
+    # Player, whether the visitor may see them, their standings, ratings and history, figures, games, and for
+    # partners and opponents: the leagues to choose from and the games counted.
+    with django_assert_max_num_queries(9):
         response = client.get(reverse("player", args=[players[0].pk]))
     assert len(response.context["cards"]) == sum(1 + n % 2 for n in range(leagues))
+
+
+# --- partners and opponents ---------------------------------------------------------------------------
+
+
+def records_of(response) -> dict[str, dict]:
+    return {table["game_type"]: table for table in response.context["records"]["tables"]}
+
+
+def test_partners_and_opponents_with_the_best_partnership_called_out(client, finish, players):
+    ann, ben, cat, dan = players
+    for _ in range(3):
+        finish("smudge")  # Ann and Cat beat Ben and Dan
+    finish("smudge", seats={"N": ann.pk, "E": cat.pk, "S": ben.pk, "W": dan.pk})  # Ann and Ben beat Cat and Dan
+    response = client.get(reverse("player", args=[ann.pk]))
+    smudge = records_of(response)["smudge"]
+    assert [(line["player"]["name"], line["won"], line["lost"]) for line in smudge["partners"]] == [
+        ("Cat", 3, 0), ("Ben", 1, 0)]
+    assert [line["player"]["name"] for line in smudge["opponents"]] == ["Dan", "Ben", "Cat"]
+    page = response.content.decode()
+    assert "<h2 id=\"records-title\">Partners and opponents</h2>" in page
+    assert f'Best partnership: <a href="{reverse("player", args=[cat.pk])}">Cat</a>, won 3 of 3 (100%)' in page
+    assert "Worst partnership" not in page  # Ben: one game together
+    # Every partner and opponent is a link to their own page.
+    for other in (ben, cat, dan):
+        assert f'<a href="{reverse("player", args=[other.pk])}">{other.name}</a>' in page
+
+
+def test_a_private_leagues_games_are_not_counted_for_outsiders(client, signed_in, owner, stranger, players, finish):
+    secret = league_create(name="Secret", by=owner, is_public=False)
+    finish("smudge")
+    finish("smudge", league=secret)
+    url = reverse("player", args=[players[0].pk])
+    assert records_of(client.get(url))["smudge"]["played"] == 1
+    assert records_of(signed_in(stranger).get(url))["smudge"]["played"] == 1
+    response = signed_in(owner).get(url)
+    assert records_of(response)["smudge"]["played"] == 2
+    # The league filter lists only the leagues the visitor may see.
+    assert [entry["slug"] for entry in response.context["records"]["leagues"]] == ["secret", "thursday-club"]
+    assert signed_in(stranger).get(url).context["records"]["leagues"] == [
+        {"pk": response.context["records"]["leagues"][1]["pk"], "slug": "thursday-club", "name": "Thursday Club"}]
+
+
+def test_the_filters_choose_a_league_and_a_game(client, owner, players, finish):
+    other = league_create(name="Other", by=owner)
+    finish("smudge")
+    finish("trumps")
+    finish("trumps", league=other)
+    url = reverse("player", args=[players[0].pk])
+    assert {kind: table["played"] for kind, table in records_of(client.get(url)).items()} == {"smudge": 1, "trumps": 2}
+    chosen = client.get(url, {"league": other.slug, "type": "trumps"})
+    assert {kind: table["played"] for kind, table in records_of(chosen).items()} == {"trumps": 1}
+    page = chosen.content.decode()
+    assert f'<option value="{other.slug}" selected>' in page and '<option value="trumps" selected>' in page
+    # Anything else is no filter at all, never an error.
+    for query in ({"league": "nowhere", "type": "poker"}, {"league": "", "type": ""}, {"type": ["x", "y"]}):
+        response = client.get(url, query)
+        assert response.status_code == 200
+        assert set(records_of(response)) == {"smudge", "trumps"}
+
+
+def test_a_game_type_with_no_games_says_so(client, players, finish):
+    finish("smudge")
+    response = client.get(reverse("player", args=[players[0].pk]), {"type": "thieving_stink"})
+    assert "No finished Thieving Stink games." in response.content.decode()
+
+
+def test_the_section_fits_a_phone_and_needs_no_script(client, players, finish):
+    finish("smudge")
+    page = client.get(reverse("player", args=[players[0].pk])).content.decode()
+    section = page[page.index('id="records"'):page.index('aria-labelledby="games-title"')]
+    # A plain GET form and plain links: nothing for a script to do.
+    assert '<form method="get" action="#records"' in section and "<script" not in section
+    assert "onclick" not in section and "onchange" not in section
+    # On a phone the tables keep name, won, lost and rate; the rest give way (opt, wide) and show under the name.
+    assert section.count('class="standings records"') == 2
+    assert 'class="phone-only">1 played · points ' in section
+    assert '<th scope="col" class="num wide">Played</th>' in section
+    for heading in ("Points for", "Points against", "Margin"):
+        assert re.search(rf'<th scope="col" class="num opt" title="[^"]*">{heading}</th>', section)
+
+
+def test_player_page_with_records_queries_are_fixed(client, owner, players, finish, make_user,
+                                                    django_assert_max_num_queries):
+    from games.services import player_create
+
+    url = reverse("player", args=[players[0].pk])
+    finish("smudge")
+    with django_assert_max_num_queries(9) as few:
+        client.get(url)
+    others = [player_create(name=f"Player {n}", by=owner, league=players[0].leagues.first()) for n in range(9)]
+    for n in range(3):
+        partner, left, right = others[3 * n: 3 * n + 3]
+        for _ in range(2):
+            finish("smudge", seats={"N": players[0].pk, "E": left.pk, "S": partner.pk, "W": right.pk})
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get(url)
+    assert len(records_of(response)["smudge"]["partners"]) == 4
+
+
+def test_long_lists_show_eight_and_fold_the_rest_away(client, owner, league, players, finish):
+    from games.services import player_create
+
+    others = [player_create(name=f"Player {n:02}", by=owner, league=league) for n in range(10)]
+    for left, right in zip(others[::2], others[1::2], strict=True):
+        finish("smudge", seats={"N": players[0].pk, "E": left.pk, "S": players[2].pk, "W": right.pk})
+    response = client.get(reverse("player", args=[players[0].pk]))
+    smudge = records_of(response)["smudge"]
+    assert len(smudge["opponents"]) == 8 and len(smudge["opponents_more"]) == 2
+    assert [line["player"]["name"] for line in smudge["partners"]] == ["Cat"] and smudge["partners_more"] == []
+    page = response.content.decode()
+    assert '<details class="more"><summary>2 more opponents</summary>' in page
+    assert "more partners" not in page
