@@ -1,25 +1,46 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from api.serializers.people import NewPlayerIn, PlayerDetailOut, PlayerIn, PlayerOut
+from api.serializers.seasons import SeasonFilter
 from api.serializers.standings import PlayerRatingHistoryOut
 from games import policy, services
-from games.models import Player
-from games.standings.selectors import player_figures, player_ratings
+from games.models import Player, Season
+from games.standings.selectors import ALL_TIME, CURRENT, player_figures, player_ratings
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, league_to_play_in, one
 
 
-def player_body(user, player: Player) -> dict:
-    """The player with their ratings and figures in the leagues ``user`` may see: three queries."""
+def player_body(user, player: Player, season: Season | str | None = None) -> dict:
+    """The player with their ratings and figures in the leagues ``user`` may see (all time, or ``season``'s):
+    three queries."""
     leagues = policy.visible_leagues(user)
     return PlayerDetailOut({
         "id": player.pk, "name": player.name, "created_at": player.created_at,
-        "ratings": player_ratings(player=player, leagues=leagues, history=False),
-        "figures": player_figures(player=player, leagues=leagues),
+        "ratings": player_ratings(player=player, leagues=leagues, history=False, season=season),
+        "figures": player_figures(player=player, leagues=leagues, season=season),
     }).data
+
+
+def season_asked(request) -> Season | str | None:
+    """``?season=`` of a player's figures: None (``all``, or none given), ``"current"`` (each league's current
+    season) or a season of a league the user may see; anything else is a 400."""
+    season = SeasonFilter(data=request.query_params)
+    season.is_valid(raise_exception=True)
+    value = season.validated_data.get("season", ALL_TIME).strip()
+    if value in (ALL_TIME, CURRENT):
+        return None if value == ALL_TIME else CURRENT
+    found = None
+    if value.isdigit() and len(value) <= 18:
+        found = Season.objects.filter(pk=int(value), league__in=policy.visible_leagues(request.user)
+                                      .values("pk")).first()
+    if found is None:
+        raise ValidationError({"season": [f"there is no season {value}; give a season's id, {ALL_TIME!r} or "
+                                          f"{CURRENT!r}"]})
+    return found
 
 
 def visible_player(user, pk: int) -> Player:
@@ -49,11 +70,13 @@ class PlayerList(ApiView):
 
 
 class PlayerDetail(ApiView):
-    """A player, with their rating and figures in each league and game type (only leagues you may see)."""
+    """A player, with their rating and figures in each league and game type (only leagues you may see): all
+    time, or one season's (`?season=`)."""
 
-    @extend_schema(responses=PlayerDetailOut, tags=["players"])
+    @extend_schema(parameters=[SeasonFilter], responses=PlayerDetailOut, tags=["players"])
     def get(self, request, pk: int):
-        return Response(player_body(request.user, visible_player(request.user, pk)))
+        player = visible_player(request.user, pk)
+        return Response(player_body(request.user, player, season_asked(request)))
 
     def change(self, request, pk: int, *, partial: bool):
         player = visible_player(request.user, pk)
@@ -76,8 +99,9 @@ class PlayerRatings(ApiView):
 
     pagination_class = None  # one entry per league and game type
 
-    @extend_schema(responses=PlayerRatingHistoryOut(many=True), tags=["players"])
+    @extend_schema(parameters=[SeasonFilter], responses=PlayerRatingHistoryOut(many=True), tags=["players"])
     def get(self, request, pk: int):
         player = visible_player(request.user, pk)
-        ratings = player_ratings(player=player, leagues=policy.visible_leagues(request.user), history=True)
+        ratings = player_ratings(player=player, leagues=policy.visible_leagues(request.user), history=True,
+                                 season=season_asked(request))
         return Response(PlayerRatingHistoryOut(ratings, many=True).data)
