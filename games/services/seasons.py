@@ -61,15 +61,24 @@ def checked_name(league: League, name: Any, *, other_than: Season | None = None)
     return name
 
 
+# Seasons are dated within these years (the moments their dates stand for must exist in every time zone).
+FIRST_YEAR, LAST_YEAR = 1900, 2999
+
+
 def checked_date(value: Any, field: str) -> date:
+    day = None
     if isinstance(value, date):
-        return value
-    if isinstance(value, str):
+        day = value
+    elif isinstance(value, str):
         try:
-            return date.fromisoformat(value.strip())
+            day = date.fromisoformat(value.strip())
         except ValueError:
             pass
-    raise InvalidInput("a date is written YYYY-MM-DD, e.g. 2026-09-01", field=field)
+    if day is None:
+        raise InvalidInput("a date is written YYYY-MM-DD, e.g. 2026-09-01", field=field)
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise InvalidInput(f"a season's dates are in the years {FIRST_YEAR} to {LAST_YEAR}", field=field)
+    return day
 
 
 def shown_date(day: date) -> str:
