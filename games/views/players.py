@@ -12,9 +12,9 @@ from django.http import Http404
 from django.shortcuts import render
 
 from games import policy, selectors
-from games.models import Game, Player, game_type_name
+from games.models import Game, Player, Season, game_type_name
 from games.rules import game_order, ruleset_class
-from games.standings.selectors import player_figures, player_ratings
+from games.standings.selectors import ALL_TIME, CURRENT, player_figures, player_ratings
 
 from .chart import rating_sparkline
 from .home import game_rows
@@ -41,13 +41,14 @@ def skill(value: float) -> str:
 
 
 def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
-    """One card per league and game type the player has a rating, results or figures in."""
+    """One card per league and game type the player has a rating, results or figures in (of one scope)."""
     cards: dict[tuple[int, str], dict[str, Any]] = {}
 
     def card(row: dict[str, Any]) -> dict[str, Any]:
         key = (row["league"]["id"], row["game_type"])
         if key not in cards:
-            cards[key] = {"league": row["league"], "game_type": row["game_type"], "rating": None, "results": None,
+            cards[key] = {"league": row["league"], "season": row.get("season"), "game_type": row["game_type"],
+                          "rating": None, "results": None,
                           "figures": [], "name": game_type_name(row["game_type"]),
                           "in_matches": ruleset_class(row["game_type"]).match_games > 0}
         return cards[key]
@@ -63,12 +64,29 @@ def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
                                                      game_order(entry["game_type"])))
 
 
+def season_or_404(request, leagues) -> Season | str | None:
+    """``?season=``: a season's id (of a league the visitor may see), ``current`` (each league's current
+    season) or ``all``; all time by default. A season the visitor cannot see is a 404."""
+    asked = request.GET.get("season", ALL_TIME)
+    if asked == ALL_TIME:
+        return None
+    if asked == CURRENT:
+        return CURRENT
+    season = None
+    if asked.isdigit() and len(asked) <= 18:
+        season = Season.objects.filter(pk=int(asked), league__in=leagues.values("pk")).select_related("league").first()
+    if season is None:
+        raise Http404("No such season")
+    return season
+
+
 def player_detail(request, player_id: int):
     player = Player.objects.filter(pk=player_id).first()
     if player is None or not policy.can_view_player(request.user, player):
         raise Http404("No such player")
     leagues = policy.visible_leagues(request.user)
-    results = selectors.player_standings(player=player, leagues=leagues)
+    season = season_or_404(request, leagues)
+    results = selectors.player_standings(player=player, leagues=leagues, season=season)
     played = sum(row["played"] for row in results)
     won = sum(row["won"] for row in results)
     games = [
@@ -77,8 +95,10 @@ def player_detail(request, player_id: int):
     ]
     return render(request, "players/detail.html", {
         "player": player, "played": played, "won": won, "rate": round(100 * won / played) if played else None,
-        "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True),
-                              results=results, figures=player_figures(player=player, leagues=leagues)),
+        "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True, season=season),
+                              results=results,
+                              figures=player_figures(player=player, leagues=leagues, season=season)),
+        "season": season,
         "games": games,
     })
 

@@ -148,3 +148,35 @@ def test_only_owners_manage_seasons_on_the_page(signed_in, member, league, autum
 
 def test_the_seasons_page_is_linked_from_the_league_page(client, league):
     assert seasons_page(league) in league_page(client, league).content.decode()
+
+
+# --- a player's page ------------------------------------------------------------------------------------
+
+
+def test_a_player_page_shows_one_season_s_ratings_and_figures(client, league, players, finish, recompute, spring,
+                                                              autumn):
+    finish("smudge")
+    recompute()
+    ann = reverse("player", args=[players[0].pk])
+
+    all_time = client.get(ann)
+    assert [card["season"] for card in all_time.context["cards"]] == [None]
+    assert all_time.context["played"] == 1  # the season's lines are not counted again
+
+    this_season = client.get(f"{ann}?season={autumn.pk}")
+    assert [card["season"]["id"] for card in this_season.context["cards"]] == [autumn.pk]
+    assert "Ratings and figures: Autumn" in this_season.content.decode()
+    assert client.get(f"{ann}?season=current").context["cards"][0]["season"]["name"] == "Autumn"
+    assert client.get(f"{ann}?season={spring.pk}").context["cards"] == []
+    assert client.get(f"{ann}?season=99999").status_code == 404
+    assert client.get(f"{ann}?season=soon").status_code == 404
+
+
+def test_a_private_league_s_season_is_a_404_on_a_player_page_to_outsiders(signed_in, stranger, league, players,
+                                                                         finish, recompute, autumn):
+    finish("smudge")
+    recompute()
+    league.is_public = False
+    league.save()
+    response = signed_in(stranger).get(reverse("player", args=[players[0].pk]) + f"?season={autumn.pk}")
+    assert response.status_code == 404
