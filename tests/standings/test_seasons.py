@@ -6,6 +6,7 @@ and whatever path an update takes they are exactly the rows a full recompute of 
 
 from __future__ import annotations
 
+import io
 import json
 from datetime import timedelta
 
@@ -228,3 +229,21 @@ def test_a_scope_recompute_touches_no_other_scope(league, players, play_game, se
     recompute(with_lock, 0.0)
     assert (stored(league), stored(league, spring)) == before
     assert not Standing.objects.filter(season=autumn, won=99).exists()
+
+
+def test_rebuild_standings_rebuilds_every_season_too(league, players, play_game, seasons):
+    from django.core.management import call_command
+
+    spring, autumn = seasons
+    finished_on(play_game("smudge", winner="NS"), spring.starts_on)
+    play_game("smudge", winner="EW")
+    update(league)
+    kept = stored(league), stored(league, spring), stored(league, autumn)
+    for model in MODELS:
+        model.objects.all().delete()
+    SeasonWatermark.objects.all().delete()
+
+    call_command("rebuild_standings", "--league", league.slug, "--no-progress", stdout=io.StringIO())
+
+    assert (stored(league), stored(league, spring), stored(league, autumn)) == kept
+    assert SeasonWatermark.objects.count() == 2
