@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+import re
+
 from rest_framework import serializers
 
 from games.models import Season
 
-from .common import JSONBoolean, Strict, StringsOnly, Text
+from .common import JSONBoolean, QueryFilter, Strict, StringsOnly, Text
 
 SEASON_HELP = ("Which standings: a season's id, `all` (every result of the league) or `current` (the season "
-               "containing today). ")
+               "containing today); a season the league does not have is a 404. ")
+SEASON_PATTERN = r"^(all|current|[1-9][0-9]{0,17})$"
+SEASON_TEXT = re.compile(SEASON_PATTERN)
+
+
+class SeasonChoice(Text):
+    """``?season=``: a season's id, ``all`` or ``current``."""
+
+    pattern = SEASON_PATTERN  # type: ignore[assignment]
+    default_error_messages = {"not_a_season": "give a season's id, 'all' or 'current'"}
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=24, **kwargs)
+        self.validators.append(self.check_season)
+
+    def check_season(self, text: str) -> None:
+        if not SEASON_TEXT.fullmatch(text):
+            self.fail("not_a_season")
 
 
 class Day(StringsOnly, serializers.DateField):
@@ -53,5 +72,5 @@ class SeasonRef(serializers.Serializer):
     is_current = serializers.BooleanField()
 
 
-class SeasonFilter(serializers.Serializer):
-    season = Text(max_length=24, required=False, help_text=SEASON_HELP + "Without it: all time.")
+class SeasonFilter(QueryFilter):
+    season = SeasonChoice(required=False, help_text=SEASON_HELP + "Without it: all time.")

@@ -11,9 +11,9 @@ from rest_framework import serializers
 
 from games.rules import rulesets
 
-from .common import PlayerRef, QueryFilter, Text
+from .common import PlayerRef, QueryFilter
 from .games import GameType
-from .seasons import SEASON_HELP, SeasonRef
+from .seasons import SEASON_HELP, SeasonChoice, SeasonRef
 
 
 class StandingsFilter(QueryFilter):
@@ -28,8 +28,8 @@ class StandingsFilter(QueryFilter):
                                     help_text="Which page of every table: lines (page − 1) × page_size + 1 on.")
     page_size = serializers.IntegerField(required=False, min_value=1, max_value=100, default=50,
                                          help_text="Lines of each table on a page (50 unless given, at most 100).")
-    season = Text(max_length=24, required=False,
-                  help_text=SEASON_HELP + "Without it: the current season, or all time if no season contains today.")
+    season = SeasonChoice(required=False, help_text=SEASON_HELP + "Without it: the current season, or all time "
+                                                                  "if no season contains today.")
 
 
 class LeagueRef(serializers.Serializer):

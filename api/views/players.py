@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from api.serializers.people import NewPlayerIn, PlayerDetailOut, PlayerIn, PlayerOut
@@ -9,7 +9,7 @@ from api.serializers.seasons import SeasonFilter
 from api.serializers.standings import PlayerRatingHistoryOut
 from games import policy, services
 from games.models import Player, Season
-from games.standings.selectors import ALL_TIME, CURRENT, player_figures, player_ratings
+from games.standings.selectors import ALL_TIME, CURRENT, SEASON_ID, player_figures, player_ratings
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, league_to_play_in, one
 
@@ -27,19 +27,18 @@ def player_body(user, player: Player, season: Season | str | None = None) -> dic
 
 def season_asked(request) -> Season | str | None:
     """``?season=`` of a player's figures: None (``all``, or none given), ``"current"`` (each league's current
-    season) or a season of a league the user may see; anything else is a 400."""
+    season) or a season of a league the user may see (else a 404); anything else is a 400."""
     season = SeasonFilter(data=request.query_params)
     season.is_valid(raise_exception=True)
-    value = season.validated_data.get("season", ALL_TIME).strip()
+    value = season.validated_data.get("season", ALL_TIME)
     if value in (ALL_TIME, CURRENT):
         return None if value == ALL_TIME else CURRENT
     found = None
-    if value.isdigit() and len(value) <= 18:
+    if SEASON_ID.fullmatch(value):
         found = Season.objects.filter(pk=int(value), league__in=policy.visible_leagues(request.user)
                                       .values("pk")).first()
     if found is None:
-        raise ValidationError({"season": [f"there is no season {value}; give a season's id, {ALL_TIME!r} or "
-                                          f"{CURRENT!r}"]})
+        raise NotFound(f"there is no season {value}")
     return found
 
 

@@ -6,6 +6,7 @@ docstrings). They read only what the standings task stored; nothing is computed 
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Lower, RowNumber
 
-from games.errors import InvalidInput
+from games.errors import InvalidInput, NoSuchThing
 from games.models import (
     League,
     Player,
@@ -29,6 +30,7 @@ from games.rules import RULESETS, game_order, ruleset_class, shown
 
 # ``?season=``: every result of the league, or the season containing today.
 ALL_TIME, CURRENT = "all", "current"
+SEASON_ID = re.compile(r"[1-9][0-9]{0,17}")
 
 
 def season_ref(season: Season | None) -> dict[str, Any] | None:
@@ -43,10 +45,10 @@ def season_asked(season: str | int | None) -> str | int:
     ``InvalidInput`` (field ``season``) for anything else."""
     if season is None or season == "":
         return CURRENT
-    text = str(season).strip()
+    text = str(season)
     if text in (ALL_TIME, CURRENT):
         return text
-    if not text.isdigit() or len(text) > 18:
+    if not SEASON_ID.fullmatch(text):
         raise InvalidInput(f"season is a season's id, {ALL_TIME!r} or {CURRENT!r}, not {shown(text)}",
                            field="season")
     return int(text)
@@ -60,8 +62,8 @@ def seasons_asked(league: League | OuterRef, asked: str | int) -> QuerySet[Seaso
     return seasons.current() if asked == CURRENT else seasons.filter(pk=asked)
 
 
-def no_season(league: League, asked: str | int) -> InvalidInput:
-    return InvalidInput(f"{league.name} has no season {asked}", field="season")
+def no_season(league: League, asked: str | int) -> NoSuchThing:
+    return NoSuchThing(f"{league.name} has no season {asked}", field="season")
 
 
 def chosen_season(*, league: League, season: str | int | None) -> Season | None:
@@ -69,7 +71,8 @@ def chosen_season(*, league: League, season: str | int | None) -> Season | None:
     time) or ``current``; without one, the current season, or all time when no season contains today. One
     query (none for ``all``); the season comes with ``standings_at``, when its rows were last written.
 
-    Raises ``InvalidInput`` (field ``season``) for anything else, a season of another league included.
+    Raises ``InvalidInput`` (field ``season``) for anything else; ``NoSuchThing`` (a 404 in the API) for a season
+    the league does not have, a season of another league included.
     """
     asked = season_asked(season)
     if asked == ALL_TIME:

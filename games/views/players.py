@@ -14,7 +14,7 @@ from django.shortcuts import render
 from games import policy, selectors
 from games.models import Game, Player, Season, game_type_name
 from games.rules import game_order, ruleset_class
-from games.standings.selectors import ALL_TIME, CURRENT, player_figures, player_ratings
+from games.standings.selectors import ALL_TIME, CURRENT, SEASON_ID, player_figures, player_ratings
 
 from .chart import rating_sparkline
 from .home import game_rows
@@ -73,7 +73,7 @@ def season_or_404(request, leagues) -> Season | str | None:
     if asked == CURRENT:
         return CURRENT
     season = None
-    if asked.isdigit() and len(asked) <= 18:
+    if SEASON_ID.fullmatch(asked):
         season = Season.objects.filter(pk=int(asked), league__in=leagues.values("pk")).select_related("league").first()
     if season is None:
         raise Http404("No such season")

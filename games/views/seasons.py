@@ -13,7 +13,7 @@ from games import policy, services
 from games.forms import SeasonForm
 from games.models import Season
 from games.services.seasons import UNSET
-from games.standings.selectors import league_seasons
+from games.standings.selectors import SEASON_ID, league_seasons
 
 from .common import submitted, visible_league_or_404
 
@@ -55,9 +55,9 @@ def act(request, league, action: str, form: SeasonForm) -> str | None:
                            ends_on=data["ends_on"] if action == "create" else None,
                            close_previous_on=data["close_previous_on"] if action == "next" else None)
         return None if season is None else f"{season.name} starts on {season.starts_on:%-d %b %Y}."
-    season = Season.objects.filter(league=league, pk=request.POST.get("season", "")[:18]
-                                   if request.POST.get("season", "").isdigit() else None).select_related(
-        "league").first()
+    asked = request.POST.get("season", "")
+    season = (Season.objects.filter(league=league, pk=int(asked)).select_related("league").first()
+              if SEASON_ID.fullmatch(asked) else None)
     if season is None:
         raise Http404("No such season")
     if action == "rename":

@@ -143,15 +143,23 @@ def test_without_a_current_season_the_standings_are_all_time(anonymous, league, 
     assert body["season"] is None and body["game_types"][0]["players"][0]["played"] == 1
 
 
-def test_a_season_of_another_league_or_no_season_is_a_400(anonymous, owner, league, finished):
+def test_a_season_of_another_league_or_no_season_is_a_404(anonymous, owner, league, finished):
     from games.services import league_create
 
     theirs = Season.objects.create(league=league_create(name="Friday Club", by=owner), name="Theirs",
                                    starts_on=today())
-    for asked in (str(theirs.pk), "99999", "last", "-1"):
+    for asked in (str(theirs.pk), "99999"):
         response = standings(anonymous, league, f"?season={asked}")
-        assert response.status_code == 400, asked
-        assert "season" in response.json()
+        assert response.status_code == 404, asked
+        assert response.json()["detail"] == f"Thursday Club has no season {asked}"
+
+
+@pytest.mark.parametrize("asked", ["last", "-1", "0", "1.5", "", " 1"])
+def test_a_season_that_is_not_one_is_a_400(anonymous, league, finished, asked):
+    response = standings(anonymous, league, f"?season={asked}")
+    assert response.status_code == 400
+    assert "season" in response.json()
+    assert anonymous.get(f"/api/v1/players/1/?season={asked}").status_code in (400, 404)
 
 
 def test_the_standings_etag_changes_with_the_season(anonymous, league, finished, past):
@@ -192,7 +200,9 @@ def test_a_player_s_figures_for_one_season(anonymous, league, players, finished,
     current = anonymous.get(f"/api/v1/players/{ann.pk}/ratings/?season=current").json()
     assert [entry["season"]["name"] for entry in current] == ["Now"]
     assert anonymous.get(f"/api/v1/players/{ann.pk}/?season={past.pk}").json()["figures"] == []
-    assert anonymous.get(f"/api/v1/players/{ann.pk}/?season=12345").status_code == 400
+    assert anonymous.get(f"/api/v1/players/{ann.pk}/?season=12345").status_code == 404
+    assert anonymous.get(f"/api/v1/players/{ann.pk}/?season=soon").status_code == 400
+    assert anonymous.get(f"/api/v1/players/{ann.pk}/?season=").status_code == 400
 
 
 def test_a_private_league_s_season_is_not_a_player_s_season_to_outsiders(client_for, stranger, league, players,
@@ -201,4 +211,4 @@ def test_a_private_league_s_season_is_not_a_player_s_season_to_outsiders(client_
     league.is_public = False
     league.save()
     response = client_for(stranger).get(f"/api/v1/players/{players[0].pk}/?season={season.pk}")
-    assert response.status_code in (400, 404)
+    assert response.status_code == 404

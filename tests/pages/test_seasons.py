@@ -180,3 +180,10 @@ def test_a_private_league_s_season_is_a_404_on_a_player_page_to_outsiders(signed
     league.save()
     response = signed_in(stranger).get(reverse("player", args=[players[0].pk]) + f"?season={autumn.pk}")
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("asked", ["²", "0", "1" * 30, "1.0"])
+def test_odd_season_numbers_are_404s_never_errors(client, owner_client, league, players, autumn, asked):
+    assert league_page(client, league, f"?season={asked}").status_code == 404
+    assert client.get(reverse("player", args=[players[0].pk]) + f"?season={asked}").status_code == 404
+    assert owner_client.post(seasons_page(league), {"action": "close", "season": asked}).status_code == 404
