@@ -13,6 +13,7 @@ from api.views import (
     leagues,
     matches,
     players,
+    seasons,
     sync,
     webhooks,
 )
@@ -41,6 +42,8 @@ urlpatterns = [
     path("leagues/<int:pk>/", leagues.LeagueDetail.as_view(), name="api-league"),
     path("leagues/import/", exports.LeagueImport.as_view(), name="api-league-import"),
     path("leagues/<int:pk>/standings/", exports.LeagueStandingsTables.as_view(), name="api-standings"),
+    path("leagues/<int:pk>/seasons/", seasons.SeasonList.as_view(), name="api-seasons"),
+    path("leagues/<int:pk>/seasons/<int:season_id>/", seasons.SeasonDetail.as_view(), name="api-season"),
     path("leagues/<int:pk>/backup/", exports.LeagueBackup.as_view(), name="api-league-backup"),
     path("leagues/<int:pk>/webhooks/", webhooks.WebhookList.as_view(), name="api-webhooks"),
     path("leagues/<int:pk>/webhooks/<int:webhook_id>/", webhooks.WebhookDetail.as_view(), name="api-webhook"),

@@ -27,19 +27,35 @@ def game_result_changed(game) -> None:
     league_id = game.league_id
 
     def queue() -> None:
-        from games import background, tasks
-
-        if tasks.league_standings_update.app.conf.task_always_eager:
-            background.after_response(("league_standings_update", league_id),
-                                      lambda: tasks.league_standings_update.delay(league_id))
-            return
-        try:
-            tasks.league_standings_update.delay(league_id)
-        except Exception:  # noqa: BLE001 - any broker failure; the hand is already stored
-            logger.warning("could not queue the standings update for league %s; the catch-up task will do it",
-                           league_id, exc_info=True)
+        queue_standings_update(league_id)
 
     transaction.on_commit(queue)
+
+
+def league_seasons_changed(league) -> None:
+    """A season of the league was created or its dates changed (its watermark dropped): the league's update
+    recomputes that season's rows."""
+    league_id = league.pk
+
+    def queue() -> None:
+        queue_standings_update(league_id)
+
+    transaction.on_commit(queue)
+
+
+def queue_standings_update(league_id: int) -> None:
+    """Queue the league's standings update (once the response is sent, without a broker)."""
+    from games import background, tasks
+
+    if tasks.league_standings_update.app.conf.task_always_eager:
+        background.after_response(("league_standings_update", league_id),
+                                  lambda: tasks.league_standings_update.delay(league_id))
+        return
+    try:
+        tasks.league_standings_update.delay(league_id)
+    except Exception:  # noqa: BLE001 - any broker failure; what changed is already stored
+        logger.warning("could not queue the standings update for league %s; the catch-up task will do it",
+                       league_id, exc_info=True)
 
 
 def league_players_changed(league) -> None:

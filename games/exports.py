@@ -20,10 +20,11 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.text import slugify
 
 from games.forms import hand_form_class
 from games.forms.base import seat_names, side_names
-from games.models import Game, Hand, League, display_name
+from games.models import Game, Hand, League, Season, display_name
 from games.standings.selectors import league_standings
 from games.summary import game_summary
 
@@ -79,10 +80,12 @@ def line_figures(entry: dict[str, Any]) -> list[Any]:
             entry["points_against"], entry["average_margin"], entry["streak"]]
 
 
-def standings_table(*, league: League, game_type: str | None = None, partnerships: bool = False) -> Table:
-    """The league's standings, one line per player (or per partnership), game type after game type, each in
-    the order of the league page (games won, then win rate, then average margin). Two queries."""
-    data = league_standings(league=league, game_type=game_type)
+def standings_table(*, league: League, game_type: str | None = None, partnerships: bool = False,
+                    season: Season | None = None) -> Table:
+    """The league's standings (all time, or ``season``'s), one line per player (or per partnership), game type
+    after game type, each in the order of the league page (games won, then win rate, then average margin). Two
+    queries."""
+    data = league_standings(league=league, game_type=game_type, season=season)
     rows: list[list[Any]] = []
     for table in data["game_types"]:
         if partnerships:
@@ -99,7 +102,9 @@ def standings_table(*, league: League, game_type: str | None = None, partnership
     if not partnerships:
         headers += MATCH_HEADERS
     what = "partnerships" if partnerships else "standings"
-    return Table(headers=headers, rows=rows, filename=f"{league.slug}-{what}{f'-{game_type}' if game_type else ''}.csv")
+    during = f"-{slugify(season.name)}" if season is not None else ""
+    return Table(headers=headers, rows=rows,
+                 filename=f"{league.slug}-{what}{during}{f'-{game_type}' if game_type else ''}.csv")
 
 
 # --- games -----------------------------------------------------------------------------------------

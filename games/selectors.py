@@ -291,16 +291,17 @@ def with_player_rows(matches) -> list:
 # --- a player's lines in the stored league tables (games.standings) ---------------------------------
 
 
-def player_standings(*, player: Player, leagues: QuerySet[League] | None = None) -> list[dict]:
+def player_standings(*, player: Player, leagues: QuerySet[League] | None = None, season=None) -> list[dict]:
     """The player's own lines (not their partnerships) in each league and game type, as stored by the
-    standings task: one query. ``leagues``: only these (e.g. ``policy.visible_leagues(user)``). ::
+    standings task: one query. ``leagues``: only these (e.g. ``policy.visible_leagues(user)``); ``season``: a
+    season's lines (all time without; ``"current"``: each league's current season). ::
 
         [{"league": {"id", "slug", "name"}, "game_type", "played", "won", "lost", "win_rate", "streak",
           "last_played"}, ...]
     """
-    rows = Standing.objects.filter(player=player, partner__isnull=True)
-    if leagues is not None:
-        rows = rows.filter(league__in=leagues.values("pk"))
+    from games.standings.selectors import in_leagues
+
+    rows = in_leagues(Standing.objects.filter(player=player, partner__isnull=True), leagues, season)
     return [
         {"league": {"id": row.pop("league_id"), "slug": row.pop("league__slug"), "name": row.pop("league__name")},
          **row}

@@ -43,14 +43,15 @@ def league_standings_update(league_id: int) -> dict[str, Any]:
     """Bring a league's standings, ratings and figures up to date after a result changed.
 
     Folds a newly finished result into the stored rows when it comes after all of them; recomputes
-    the league after a correction, an undo or a result that finished out of order.
+    what a correction, an undo or a result that finished out of order touches. The league's all-time
+    rows, and those of the seasons concerned (and of any season new or whose dates changed).
     """
     try:
         summary = update_service(league_id=league_id)
     except League.DoesNotExist:
         logger.info("league %s is gone; no standings to update", league_id)
         return {"league_id": league_id, "missing": True}
-    if summary.mode != "unchanged":
+    if summary.changed:
         events.standings_updated(league_id)
     return summary.as_dict()
 

@@ -31,6 +31,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/standings.csv", views.league_standings_csv, name="league-standings-csv"),
     path("leagues/<slug:slug>/games.csv", views.league_games_csv, name="league-games-csv"),
     path("leagues/<slug:slug>/backup.json", views.league_backup, name="league-backup"),
+    path("leagues/<slug:slug>/seasons/", views.league_seasons_page, name="league-seasons"),
     path("leagues/<slug:slug>/webhooks/", views.league_webhooks, name="league-webhooks"),
     path("leagues/<slug:slug>/webhooks/<int:pk>/", views.league_webhook, name="league-webhook"),
     path("leagues/<slug:slug>/leave/", views.league_leave, name="league-leave"),

@@ -15,11 +15,12 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db.models import Subquery
+from django.db.models import OuterRef, Subquery
 
 from games import policy, selectors
-from games.models import Game, League, Player
+from games.models import Game, League, Player, Season
 from games.models.standings import StandingsWatermark
+from games.standings.selectors import ALL_TIME, CURRENT, no_season, season_asked, seasons_asked
 
 
 def latest_rename() -> Subquery:
@@ -45,12 +46,44 @@ def game_etag(game: Game, *variant: Any) -> str:
     return etag("game", game.pk, game.updated_at.isoformat(), game.hand_count, game.status, game.renamed, *variant)
 
 
-def league_with_version(user, league_id: int) -> League | None:
+SEASON_COLUMNS = ("pk", "name", "starts_on", "ends_on", "standings_at")
+
+
+def league_with_version(user, league_id: int, season: str | int | None = ALL_TIME) -> League | None:
     """The league if ``user`` may see it, with ``standings_at`` (when its standings were last written) and
-    ``renamed``. One query."""
+    ``renamed``; and ``season``: the season asked for (``?season=``; None for all time, and when no season is
+    current), with its own ``standings_at``. One query.
+
+    Raises ``InvalidInput`` (field ``season``) for a season the league does not have.
+    """
     watermark = StandingsWatermark.objects.filter(league=league_id).values("computed_at")[:1]
-    return (policy.visible_leagues(user).filter(pk=league_id)
-            .annotate(standings_at=Subquery(watermark), renamed=latest_rename()).first())
+    leagues = (policy.visible_leagues(user).filter(pk=league_id)
+               .annotate(standings_at=Subquery(watermark), renamed=latest_rename()))
+    asked = season_asked(season)
+    if asked != ALL_TIME:
+        seasons = seasons_asked(OuterRef("pk"), asked)
+        leagues = leagues.annotate(**{f"season_{name}": Subquery(seasons.values(name)[:1]) for name in SEASON_COLUMNS})
+    league = leagues.first()
+    if league is None:
+        return None
+    league.season = None
+    if asked != ALL_TIME:
+        if league.season_pk is None:
+            if asked != CURRENT:
+                raise no_season(league, asked)
+        else:
+            league.season = Season(pk=league.season_pk, league=league, name=league.season_name,
+                                   starts_on=league.season_starts_on, ends_on=league.season_ends_on)
+            league.season.standings_at = league.season_standings_at
+    return league
+
+
+def season_version(season) -> tuple[Any, ...]:
+    """What a season's standings' ETag adds: which season (the default one changes at its dates' edges), its
+    name and dates, and when its rows were last written (``standings_at``, read with it)."""
+    if season is None:
+        return ("all",)
+    return (season.pk, season.name, season.starts_on, season.ends_on, getattr(season, "standings_at", None))
 
 
 def standings_etag(league: League, *variant: Any) -> str:

@@ -192,7 +192,8 @@ def test_a_new_game_through_the_api(tens, client_for_owner, league, seats):
     [table] = standings["game_types"]
     assert table["name"] == "Tens" and table["players"][0]["won"] == 1 and table["players"][0]["matches"] is None
     figures = client_for_owner.get(f"/api/v1/players/{seats['W']}/").json()["figures"]
-    assert figures == [{"league": {"id": league.pk, "slug": league.slug, "name": league.name}, "game_type": "tens",
+    assert figures == [{"league": {"id": league.pk, "slug": league.slug, "name": league.name}, "season": None,
+                        "game_type": "tens",
                         "hands": 2, "counts": {"calls": 1, "calls_made": 1}, "rates": {"call_success": 1.0}}]
 
 

@@ -13,6 +13,7 @@ from games.rules import rulesets
 
 from .common import PlayerRef, QueryFilter, QueryId
 from .games import GameType
+from .seasons import SEASON_HELP, SeasonChoice, SeasonRef
 
 
 class StandingsFilter(QueryFilter):
@@ -27,6 +28,8 @@ class StandingsFilter(QueryFilter):
                                     help_text="Which page of every table: lines (page − 1) × page_size + 1 on.")
     page_size = serializers.IntegerField(required=False, min_value=1, max_value=100, default=50,
                                          help_text="Lines of each table on a page (50 unless given, at most 100).")
+    season = SeasonChoice(required=False, help_text=SEASON_HELP + "Without it: the current season, or all time "
+                                                                  "if no season contains today.")
 
 
 class LeagueRef(serializers.Serializer):
@@ -104,6 +107,7 @@ class TableSizesOut(serializers.Serializer):
 
 class LeagueStandingsOut(serializers.Serializer):
     league = LeagueRef()
+    season = SeasonRef(allow_null=True, help_text="The season these tables count; null: every result of the league.")
     computed_at = serializers.DateTimeField(
         allow_null=True, help_text="When the tables were last computed; null if they have not been yet (a "
                                    "worker may still be updating them).")
@@ -130,6 +134,8 @@ class RatingPointOut(serializers.Serializer):
 
 class PlayerRatingOut(RatingOut):
     league = LeagueRef()
+    season = SeasonRef(allow_null=True, help_text="The season this rating learned from (fresh at its start); null: "
+                                                  "all time.")
     game_type = GameType()
 
 
@@ -147,6 +153,7 @@ RATES_HELP = "; ".join(
 
 class PlayerFiguresOut(serializers.Serializer):
     league = LeagueRef()
+    season = SeasonRef(allow_null=True, help_text="The season these figures count; null: all time.")
     game_type = GameType()
     hands = serializers.IntegerField(min_value=0, help_text="Hands played in the league's finished games.")
     counts = serializers.DictField(child=serializers.IntegerField(), help_text=COUNTS_HELP)

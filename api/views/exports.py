@@ -21,6 +21,7 @@ from games.exports import games_table, hands_table, standings_table
 from games.models import HandRevision
 from games.services.restore import ImportRefused, league_restore
 from games.services.transfer import league_export
+from games.standings.selectors import chosen_season
 
 from .base import IF_NONE_MATCH, ApiView, one
 from .hands import HandList
@@ -43,8 +44,9 @@ class LeagueStandingsTables(OffersCSV, LeagueStandings):
         if not self.wants_csv():
             return super().get(request, pk)
         league = visible_league(request.user, pk)
+        season = chosen_season(league=league, season=filters.get("season"))
         return Response(standings_table(league=league, game_type=filters.get("game_type"),
-                                        partnerships=filters["table"] == "partnerships"))
+                                        partnerships=filters["table"] == "partnerships", season=season))
 
 
 def games_csv(request, games, filename: str) -> Response:

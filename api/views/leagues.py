@@ -138,17 +138,22 @@ class MemberDetail(ApiView):
 
 
 def standings_version(request, pk: int) -> str | None:
-    """The standings' ETag (the page asked for included), the league kept on the request for the answer."""
-    league = versions.league_with_version(request.user, pk) if 0 < pk <= MAX_ID else None
+    """The standings' ETag (the page and the season asked for included), the league and the season kept on
+    the request for the answer."""
+    league = (versions.league_with_version(request.user, pk, season=request.query_params.get("season"))
+              if 0 < pk <= MAX_ID else None)
     request.versioned = league
     if league is None:
         return None
-    return versions.standings_etag(league, request.accepted_renderer.format,
-                                   sorted(request.query_params.lists()))
+    season = request.season = league.season
+    return versions.standings_etag(league, request.accepted_renderer.format, sorted(request.query_params.lists()),
+                                   *versions.season_version(season))
 
 
 class LeagueStandings(ApiView):
     """The league's tables per game type: players (with their rating) and partnerships, a page at a time.
+
+    Of one season (`?season=`): by default the current one, or all time when no season contains today.
 
     Computed in the background after every finished game (docs/standings.md); ``computed_at`` says when.
     Sent with ``If-None-Match`` and the ETag of an earlier answer, unchanged standings are a 304.
@@ -162,7 +167,8 @@ class LeagueStandings(ApiView):
         if request.versioned is None:
             raise NotFound(f"there is no league {pk}")
         page, size = query["page"], query["page_size"]
-        body = standings_page(league=request.versioned, game_type=query.get("game_type"), page=page, page_size=size)
+        body = standings_page(league=request.versioned, game_type=query.get("game_type"), page=page, page_size=size,
+                              season=request.season)
         url = request.build_absolute_uri()
         body.update(page=page, page_size=size,
                     next=replace_query_param(url, "page", page + 1) if body.pop("more") else None,

@@ -1,14 +1,18 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from api.serializers.people import NewPlayerIn, PlayerDetailOut, PlayerIn, PlayerOut
+from api.serializers.seasons import SeasonFilter
 from api.serializers.standings import PlayerRatingHistoryOut, PlayerRecordsFilter, PlayerRecordsOut
 from games import policy, services
-from games.models import Player
+from games.models import Player, Season
 from games.standings.head_to_head import player_records_view
-from games.standings.selectors import player_figures, player_ratings
+from games.standings.selectors import ALL_TIME, CURRENT, SEASON_ID, player_figures, player_ratings
 
 from .base import (
     IDEMPOTENCY_KEY,
@@ -22,14 +26,32 @@ from .base import (
 )
 
 
-def player_body(user, player: Player) -> dict:
-    """The player with their ratings and figures in the leagues ``user`` may see: three queries."""
+def player_body(user, player: Player, season: Season | str | None = None) -> dict:
+    """The player with their ratings and figures in the leagues ``user`` may see (all time, or ``season``'s):
+    three queries."""
     leagues = policy.visible_leagues(user)
     return PlayerDetailOut({
         "id": player.pk, "name": player.name, "created_at": player.created_at,
-        "ratings": player_ratings(player=player, leagues=leagues, history=False),
-        "figures": player_figures(player=player, leagues=leagues),
+        "ratings": player_ratings(player=player, leagues=leagues, history=False, season=season),
+        "figures": player_figures(player=player, leagues=leagues, season=season),
     }).data
+
+
+def season_asked(request) -> Season | str | None:
+    """``?season=`` of a player's figures: None (``all``, or none given), ``"current"`` (each league's current
+    season) or a season of a league the user may see (else a 404); anything else is a 400."""
+    season = SeasonFilter(data=request.query_params)
+    season.is_valid(raise_exception=True)
+    value = season.validated_data.get("season", ALL_TIME)
+    if value in (ALL_TIME, CURRENT):
+        return None if value == ALL_TIME else CURRENT
+    found = None
+    if SEASON_ID.fullmatch(value):
+        found = Season.objects.filter(pk=int(value), league__in=policy.visible_leagues(request.user)
+                                      .values("pk")).first()
+    if found is None:
+        raise NotFound(f"there is no season {value}")
+    return found
 
 
 def visible_player(user, pk: int) -> Player:
@@ -59,11 +81,13 @@ class PlayerList(ApiView):
 
 
 class PlayerDetail(ApiView):
-    """A player, with their rating and figures in each league and game type (only leagues you may see)."""
+    """A player, with their rating and figures in each league and game type (only leagues you may see): all
+    time, or one season's (`?season=`)."""
 
-    @extend_schema(responses=PlayerDetailOut, tags=["players"])
+    @extend_schema(parameters=[SeasonFilter], responses=PlayerDetailOut, tags=["players"])
     def get(self, request, pk: int):
-        return Response(player_body(request.user, visible_player(request.user, pk)))
+        player = visible_player(request.user, pk)
+        return Response(player_body(request.user, player, season_asked(request)))
 
     def change(self, request, pk: int, *, partial: bool):
         player = visible_player(request.user, pk)
@@ -86,17 +110,32 @@ class PlayerRatings(ApiView):
 
     pagination_class = None  # one entry per league and game type
 
-    @extend_schema(responses=PlayerRatingHistoryOut(many=True), tags=["players"])
+    @extend_schema(parameters=[SeasonFilter], responses=PlayerRatingHistoryOut(many=True), tags=["players"])
     def get(self, request, pk: int):
         player = visible_player(request.user, pk)
-        ratings = player_ratings(player=player, leagues=policy.visible_leagues(request.user), history=True)
+        ratings = player_ratings(player=player, leagues=policy.visible_leagues(request.user), history=True,
+                                 season=season_asked(request))
         return Response(PlayerRatingHistoryOut(ratings, many=True).data)
 
 
-def records_period(filters: dict) -> tuple:
-    """The days a player's records count games from and until (either may be None): the one place a period
-    is chosen. A league season (``?season=``, once seasons exist) maps here to its ``(starts_on, ends_on)``."""
-    return filters.get("finished_from"), filters.get("finished_until")
+def records_period(request, filters: dict, league: int | None) -> tuple[int | None, Any, Any]:
+    """The league and the days a player's records count games from and until (either may be None): the days
+    asked for, or a season's (``?season=``: a season's id, which is then the league too; ``current`` with a
+    ``league``: that league's current season). Asking for both is a 400 on ``season``."""
+    season = season_asked(request)
+    if season is None:
+        return league, filters.get("finished_from"), filters.get("finished_until")
+    if filters.get("finished_from") or filters.get("finished_until"):
+        raise ValidationError({"season": ["a season or days (finished_from, finished_until), not both"]})
+    if season == CURRENT:
+        if league is None:
+            raise ValidationError({"season": ["`current` is a league's: give `league` too"]})
+        season = Season.objects.filter(league=league).current().first()
+        if season is None:
+            raise NotFound(f"league {league} has no current season")
+    elif league is not None and league != season.league_id:
+        raise ValidationError({"season": [f"season {season.pk} is not one of league {league}'s"]})
+    return season.league_id, season.starts_on, season.ends_on
 
 
 class PlayerRecords(ApiView):
@@ -109,12 +148,12 @@ class PlayerRecords(ApiView):
 
     pagination_class = None  # one entry per game type
 
-    @extend_schema(parameters=[PlayerRecordsFilter], responses=PlayerRecordsOut, tags=["players"])
+    @extend_schema(parameters=[PlayerRecordsFilter, SeasonFilter], responses=PlayerRecordsOut, tags=["players"])
     def get(self, request, pk: int):
         player = visible_player(request.user, pk)
         filters = self.parse(PlayerRecordsFilter, data=request.query_params)
-        league = visible_league_filter(request.user, filters.get("league"))
-        finished_from, finished_until = records_period(filters)
+        league, finished_from, finished_until = records_period(
+            request, filters, visible_league_filter(request.user, filters.get("league")))
         body = player_records_view(player=player, user=request.user, league=league, game_type=filters.get("game_type"),
                                    finished_from=finished_from, finished_until=finished_until)
         body.update(player={"id": player.pk, "name": player.name},

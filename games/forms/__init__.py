@@ -5,9 +5,17 @@ from .accounts import ProfileForm, SignupForm
 from .base import RefusalForm
 from .games import ChooseGameForm, ConfirmForm, NewGameForm, UndoForm, option_fields
 from .hands import HAND_FORMS, HandForm, hand_form_class
-from .leagues import InvitationForm, LeagueForm, MemberForm, MergeForm, PlayerAddForm, PlayerLinkForm
+from .leagues import (
+           InvitationForm,
+           LeagueForm,
+           MemberForm,
+           MergeForm,
+           PlayerAddForm,
+           PlayerLinkForm,
+           SeasonForm,
+)
 from .scorekeepers import ScorekeeperForm
 
 __all__ = ["HAND_FORMS", "ChooseGameForm", "ConfirmForm", "HandForm", "InvitationForm", "LeagueForm", "MemberForm",
            "MergeForm", "NewGameForm", "PlayerAddForm", "PlayerLinkForm", "ProfileForm", "RefusalForm",
-           "ScorekeeperForm", "SignupForm", "UndoForm", "hand_form_class", "option_fields"]
+           "ScorekeeperForm", "SeasonForm", "SignupForm", "UndoForm", "hand_form_class", "option_fields"]

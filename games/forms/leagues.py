@@ -178,3 +178,17 @@ class MergeForm(RefusalForm):
 
     def chosen(self) -> tuple[Player, Player]:
         return self.players[self.cleaned_data["keep"]], self.players[self.cleaned_data["merge"]]
+
+
+class SeasonForm(RefusalForm):
+    """A season: its name and dates (each action of the seasons page uses the fields it needs)."""
+
+    error_fields = {"name": "name", "starts_on": "starts_on", "ends_on": "ends_on",
+                    "close_previous_on": "close_previous_on"}
+
+    name = forms.CharField(max_length=80, required=False, label="Name", help_text="e.g. Autumn 2026")
+    starts_on = forms.DateField(required=False, label="First day", widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(required=False, label="Last day (optional: open until closed)",
+                              widget=forms.DateInput(attrs={"type": "date"}))
+    close_previous_on = forms.DateField(required=False, label="Last day of the current season (optional: today)",
+                                        widget=forms.DateInput(attrs={"type": "date"}))

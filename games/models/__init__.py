@@ -14,6 +14,7 @@ from .play import (
     game_type_name,
     name_key,
 )
+from .seasons import Season
 from .standings import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 from .webhooks import TEST_EVENT, WEBHOOK_EVENTS, WebhookDelivery, WebhookEndpoint
 
@@ -32,6 +33,7 @@ __all__ = [
     "Membership",
     "Player",
     "PlayerClaim",
+    "Season",
     "WebhookDelivery",
     "WebhookEndpoint",
     "display_name",

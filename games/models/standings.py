@@ -13,6 +13,18 @@ from django.db import models
 from django.db.models import F, Q
 
 from .play import Game, GameTypeField, League, Match, Player
+from .seasons import Season
+
+# All-time rows have no season; a season's rows name it. Each row is unique within its scope, so every
+# unique constraint comes twice: once for the all-time rows, once (keyed by the season) for a season's.
+ALL_TIME = Q(season__isnull=True)
+IN_A_SEASON = Q(season__isnull=False)
+
+
+def season_field() -> models.ForeignKey:
+    """The season a row counts (null: all time). Indexed by the constraints that start with it."""
+    return models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             db_index=False)
 
 
 class Standing(models.Model):
@@ -23,6 +35,7 @@ class Standing(models.Model):
 
     # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    season = season_field()
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
@@ -45,12 +58,20 @@ class Standing(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["league", "game_type", "player"], condition=Q(partner__isnull=True),
+                fields=["league", "game_type", "player"], condition=Q(partner__isnull=True) & ALL_TIME,
                 name="one_standing_per_player",
             ),
             models.UniqueConstraint(
-                fields=["league", "game_type", "player", "partner"], condition=Q(partner__isnull=False),
+                fields=["league", "game_type", "player", "partner"], condition=Q(partner__isnull=False) & ALL_TIME,
                 name="one_standing_per_partnership",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "game_type", "player"], condition=Q(partner__isnull=True) & IN_A_SEASON,
+                name="one_season_standing_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "game_type", "player", "partner"],
+                condition=Q(partner__isnull=False) & IN_A_SEASON, name="one_season_standing_per_partnership",
             ),
             models.CheckConstraint(
                 condition=Q(partner__isnull=True) | Q(player__lt=F("partner")),
@@ -69,6 +90,7 @@ class PlayerRating(models.Model):
 
     # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    season = season_field()
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
@@ -82,7 +104,10 @@ class PlayerRating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["league", "game_type", "player"], name="one_rating_per_player"),
+            models.UniqueConstraint(fields=["league", "game_type", "player"], condition=ALL_TIME,
+                                    name="one_rating_per_player"),
+            models.UniqueConstraint(fields=["season", "game_type", "player"], condition=IN_A_SEASON,
+                                    name="one_season_rating_per_player"),
         ]
         indexes = [
             models.Index(fields=["league", "game_type", "rank"]),
@@ -100,6 +125,7 @@ class RatingChange(models.Model):
     # the standings task; by player, for a player's page) keep it up to date cheaply; the results it points
     # at need none (a game or match deleted, rare, finds its points without one).
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    season = season_field()
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     # Position of the result in the league's game order for this game type (1, 2, ...).
@@ -116,7 +142,9 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["league", "game_type", "player", "sequence"]
         indexes = [models.Index(fields=["player", "league", "game_type", "sequence"]),
-                   models.Index(fields=["league", "game_type", "sequence"])]
+                   models.Index(fields=["league", "game_type", "sequence"]),
+                   models.Index(fields=["season", "game_type", "sequence"], condition=IN_A_SEASON,
+                                name="rating_changes_of_a_season")]
 
     def __str__(self) -> str:
         return f"rating of player {self.player_id} after {self.game_type} result {self.sequence}"
@@ -131,6 +159,7 @@ class PlayerFigures(models.Model):
 
     # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    season = season_field()
     game_type = GameTypeField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     hands = models.PositiveIntegerField(default=0)
@@ -140,7 +169,10 @@ class PlayerFigures(models.Model):
     class Meta:
         verbose_name_plural = "player figures"
         constraints = [
-            models.UniqueConstraint(fields=["league", "game_type", "player"], name="one_figures_per_player"),
+            models.UniqueConstraint(fields=["league", "game_type", "player"], condition=ALL_TIME,
+                                    name="one_figures_per_player"),
+            models.UniqueConstraint(fields=["season", "game_type", "player"], condition=IN_A_SEASON,
+                                    name="one_season_figures_per_player"),
         ]
         indexes = [models.Index(fields=["player"])]
 
@@ -148,15 +180,14 @@ class PlayerFigures(models.Model):
         return f"{self.game_type} figures of player {self.player_id} in league {self.league_id}"
 
 
-class StandingsWatermark(models.Model):
-    """What a league's stored standings were computed from: how many results, and the last in game order.
+class Watermark(models.Model):
+    """What a scope's stored standings were computed from: how many results, and the last in game order.
 
-    The results themselves, each with the fingerprint it had when it was counted, are the league's
-    :class:`CountedResult` rows; the update compares them with the league's finished results to
+    The results themselves, each with the fingerprint it had when it was counted, are the scope's
+    :class:`CountedResult` rows; the update compares them with the scope's finished results to
     find what is new, changed or gone.
     """
 
-    league = models.OneToOneField(League, primary_key=True, on_delete=models.CASCADE, related_name="+")
     games = models.PositiveIntegerField(default=0)
     matches = models.PositiveIntegerField(default=0)
     # The last result counted, in game order: (finished_at, 0 for a game or 1 for a match, id).
@@ -167,8 +198,27 @@ class StandingsWatermark(models.Model):
     sequences = models.JSONField(default=dict, blank=True)
     computed_at = models.DateTimeField()
 
+    class Meta:
+        abstract = True
+
+
+class StandingsWatermark(Watermark):
+    """The watermark of a league's all-time standings."""
+
+    league = models.OneToOneField(League, primary_key=True, on_delete=models.CASCADE, related_name="+")
+
     def __str__(self) -> str:
         return f"standings watermark of league {self.league_id}"
+
+
+class SeasonWatermark(Watermark):
+    """The watermark of a season's standings. A season without one (new, or its dates just changed) is
+    recomputed by the league's next update."""
+
+    season = models.OneToOneField(Season, primary_key=True, on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self) -> str:
+        return f"standings watermark of season {self.season_id}"
 
 
 class CountedResult(models.Model):
@@ -187,6 +237,7 @@ class CountedResult(models.Model):
 
     # Indexed by the constraints and indexes below, which start with it (one index fewer to keep up).
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    season = season_field()
     kind = models.PositiveSmallIntegerField(choices=Kind.choices)
     result_id = models.BigIntegerField()
     game_type = GameTypeField()
@@ -195,7 +246,10 @@ class CountedResult(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["league", "kind", "result_id"], name="one_count_per_result"),
+            models.UniqueConstraint(fields=["league", "kind", "result_id"], condition=ALL_TIME,
+                                    name="one_count_per_result"),
+            models.UniqueConstraint(fields=["season", "kind", "result_id"], condition=IN_A_SEASON,
+                                    name="one_season_count_per_result"),
         ]
 
     def __str__(self) -> str:

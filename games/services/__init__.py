@@ -18,6 +18,7 @@ from .players import (
     player_merge,
     player_update,
 )
+from .seasons import season_create, season_update
 from .tables import table_start
 from .webhooks import (
     webhook_create,
@@ -56,6 +57,8 @@ __all__ = [
     "player_merge",
     "player_update",
     "profile_update",
+    "season_create",
+    "season_update",
     "table_start",
     "webhook_create",
     "webhook_delete",

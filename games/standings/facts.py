@@ -24,6 +24,7 @@ from games.rules import Ruleset, ruleset_class, rulesets
 
 from .figures import FiguresBuilder
 from .results import GameResult, MatchOutcome, int_totals
+from .scope import Scope
 
 BATCH = 2000
 SEATED = ("north_id", "east_id", "south_id", "west_id")
@@ -96,9 +97,10 @@ class FinishedRows:
                             matches=[item for item in self.matches if (MATCH, item[0][2]) in keys])
 
 
-def games_of(league_id: int) -> QuerySet:
-    return (Game.objects.filter(league_id=league_id, status=Game.Status.FINISHED).order_by()
-            .annotate(at=Coalesce("finished_at", "started_at"), updated=Cast("updated_at", CharField())))
+def games_of(scope: Scope) -> QuerySet:
+    return (Game.objects.filter(league_id=scope.league_id, status=Game.Status.FINISHED).order_by()
+            .annotate(at=Coalesce("finished_at", "started_at"), updated=Cast("updated_at", CharField()))
+            .filter(scope.within("at")))
 
 
 def up_to(order: Order) -> Q:
@@ -115,12 +117,12 @@ def seated(players: Collection[int]) -> Q:
     return Q(north_id__in=players) | Q(east_id__in=players) | Q(south_id__in=players) | Q(west_id__in=players)
 
 
-def finished_rows(league_id: int, after: Order | None = None, *, since: Order | None = None,
+def finished_rows(scope: Scope, after: Order | None = None, *, since: Order | None = None,
                   game_type: str | None = None, players: Collection[int] | None = None) -> FinishedRows:
-    """The league's finished games and matches: only those after ``after`` or from ``since`` on (in game
+    """The scope's finished games and matches: only those after ``after`` or from ``since`` on (in game
     order), of ``game_type``, or in which any of ``players`` played, if given. Two queries."""
     players = set(players) if players is not None else None
-    games = games_of(league_id)
+    games = games_of(scope)
     if after is not None:
         games = games.exclude(up_to(after))
     if since is not None:
@@ -135,33 +137,35 @@ def finished_rows(league_id: int, after: Order | None = None, *, since: Order | 
     ]
     if since is not None:
         game_rows = [item for item in game_rows if item[0] >= since]
-    match_rows = [item for item in finished_matches(league_id, game_type)
+    match_rows = [item for item in finished_matches(scope, game_type)
                   if (after is None or item[0] > after) and (since is None or item[0] >= since)
                   and (players is None or not players.isdisjoint(int(player) for player in item[1][4] or ()))]
     return FinishedRows(games=game_rows, matches=match_rows)
 
 
-def finished_matches(league_id: int, game_type: str | None = None) -> list[tuple[Order, tuple]]:
-    matches = Match.objects.filter(league_id=league_id, status=Match.Status.FINISHED).order_by()
+def finished_matches(scope: Scope, game_type: str | None = None) -> list[tuple[Order, tuple]]:
+    matches = Match.objects.filter(league_id=scope.league_id, status=Match.Status.FINISHED).order_by()
+    if scope.season_id is not None:
+        matches = matches.annotate(at=Coalesce("finished_at", "started_at")).filter(scope.within("at"))
     if game_type is not None:
         matches = matches.filter(game_type=game_type)
     return [((row[MATCH_FINISHED_AT] or row[MATCH_STARTED_AT], MATCH, row[0]), row)
             for row in matches.values_list(*MATCH_FIELDS)]
 
 
-def current_prints(league_id: int) -> dict[ResultKey, ResultPrint]:
-    """The fingerprint of every finished result of the league, as it is now. Two light queries (no JSON
+def current_prints(scope: Scope) -> dict[ResultKey, ResultPrint]:
+    """The fingerprint of every finished result of the scope, as it is now. Two light queries (no JSON
     for the games, ``updated_at`` as text)."""
-    games = games_of(league_id).values_list("game_type", "at", *GAME_PRINT).iterator(chunk_size=BATCH)
+    games = games_of(scope).values_list("game_type", "at", *GAME_PRINT).iterator(chunk_size=BATCH)
     prints = {(GAME, row[2]): ResultPrint(GAME, row[2], row[0], row[1], game_print(row[2:])) for row in games}
-    for (at, _, match_id), row in finished_matches(league_id):
+    for (at, _, match_id), row in finished_matches(scope):
         prints[(MATCH, match_id)] = ResultPrint(MATCH, match_id, row[1], at, match_print(row))
     return prints
 
 
-def counted_prints(league_id: int) -> dict[ResultKey, ResultPrint]:
-    """The results the league's stored rows count, with the fingerprints they had then. One query."""
-    rows = CountedResult.objects.filter(league_id=league_id).values_list(
+def counted_prints(scope: Scope) -> dict[ResultKey, ResultPrint]:
+    """The results the scope's stored rows count, with the fingerprints they had then. One query."""
+    rows = CountedResult.objects.filter(**scope.rows).values_list(
         "kind", "result_id", "game_type", "finished_at", "fingerprint").iterator(chunk_size=BATCH)
     return {(kind, result_id): ResultPrint(kind, result_id, game_type, at, fingerprint)
             for kind, result_id, game_type, at, fingerprint in rows}
@@ -220,7 +224,7 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
     return LeagueFacts(games=games, matches=matches, seats=seats, rulesets=rulesets)
 
 
-def hands_of(league_id: int, game_ids: Collection[int] | None = None, *, game_type: str | None = None,
+def hands_of(scope: Scope, game_ids: Collection[int] | None = None, *, game_type: str | None = None,
              players: Collection[int] | None = None) -> Iterator[tuple[int, Any, Any]]:
     """(game id, record, details) of every hand of the league's finished games (or of these games, of this
     game type, or in which any of these players sat); the record empty where the game's figures do not read
@@ -230,9 +234,12 @@ def hands_of(league_id: int, game_ids: Collection[int] | None = None, *, game_ty
     time (``orjson``): decoding hundreds of thousands of small documents one by one costs more than
     reading them.
     """
-    hands = Hand.objects.filter(game__league_id=league_id, game__status=Game.Status.FINISHED)
+    hands = Hand.objects.filter(game__league_id=scope.league_id, game__status=Game.Status.FINISHED)
     if game_ids is not None:
         hands = hands.filter(game_id__in=list(game_ids))
+    elif scope.season_id is not None:
+        hands = hands.annotate(game_at=Coalesce("game__finished_at", "game__started_at")).filter(
+            scope.within("game_at"))
     if game_type is not None:
         hands = hands.filter(game__game_type=game_type)
     if players is not None:
@@ -278,7 +285,7 @@ def decoded(chunk: list[tuple[int, str, str]]) -> Iterator[tuple[int, Any, Any]]
         yield game_id, record, details
 
 
-def figures_of(league_id: int, facts: LeagueFacts, only_these_games: bool = False, *,
+def figures_of(scope: Scope, facts: LeagueFacts, only_these_games: bool = False, *,
                players: Collection[int] | None = None,
                game_type: str | None = None) -> tuple[dict[tuple[str, int], dict[str, int]], int]:
     """Player figures counted from the hands of the games in ``facts`` (and the number of hands).
@@ -290,7 +297,7 @@ def figures_of(league_id: int, facts: LeagueFacts, only_these_games: bool = Fals
     hands = 0
     if only_these_games and not facts.rulesets:
         return builder.figures(), 0
-    rows = hands_of(league_id, facts.rulesets if only_these_games else None, game_type=game_type, players=players)
+    rows = hands_of(scope, facts.rulesets if only_these_games else None, game_type=game_type, players=players)
     for game_id, record, details in rows:
         ruleset = facts.rulesets.get(game_id)
         if ruleset is None:  # not among the results read (it finished, or changed, after they were)

@@ -30,6 +30,7 @@ from games.models import PlayerFigures, PlayerRating, RatingChange, Standing
 from .bulk import insert_rows
 from .facts import GAME, MATCH, Order, ResultKey, ResultPrint, facts_of, figures_of, finished_rows
 from .ratings import RatingsBuilder, ranked, rated_results
+from .scope import Scope
 from .storage import (
     FIGURES_ROW,
     RATING_CHANGE_ROW,
@@ -61,22 +62,22 @@ class Refreshed:
     sequence: int
 
 
-def refresh_game_type(league_id: int, game_type: str, touched: Touched, current: Mapping[ResultKey, ResultPrint],
+def refresh_game_type(scope: Scope, game_type: str, touched: Touched, current: Mapping[ResultKey, ResultPrint],
                       sequence: int, now: datetime) -> Refreshed:
     """Recompute what ``touched`` changes in one game type; ``sequence``: its rated results so far."""
     players = touched.players
-    rows = finished_rows(league_id, game_type=game_type, players=players).only(current)
+    rows = finished_rows(scope, game_type=game_type, players=players).only(current)
     facts = facts_of(rows)
-    standings = refresh_lines(league_id, game_type, players, facts, now)
-    figures, hands = figures_of(league_id, facts, game_type=game_type, players=players)
+    standings = refresh_lines(scope, game_type, players, facts, now)
+    figures, hands = figures_of(scope, facts, game_type=game_type, players=players)
     figures = {key: counts for key, counts in figures.items() if key[1] in players}
-    PlayerFigures.objects.filter(league_id=league_id, game_type=game_type, player_id__in=players).delete()
-    insert_rows(PlayerFigures, FIGURES_ROW, figures_values(league_id, figures, now))
-    ratings, changes, sequence = relearn_ratings(league_id, game_type, touched.start, current, sequence, now)
+    PlayerFigures.objects.filter(**scope.rows, game_type=game_type, player_id__in=players).delete()
+    insert_rows(PlayerFigures, FIGURES_ROW, figures_values(scope, figures, now))
+    ratings, changes, sequence = relearn_ratings(scope, game_type, touched.start, current, sequence, now)
     return Refreshed(hands=hands, standings=standings, ratings=ratings, rating_changes=changes, sequence=sequence)
 
 
-def refresh_lines(league_id: int, game_type: str, players: Collection[int], facts, now: datetime) -> int:
+def refresh_lines(scope: Scope, game_type: str, players: Collection[int], facts, now: datetime) -> int:
     """Every line of ``players`` and of their partnerships, from all their games of the type."""
     builder = TableBuilder()
     for game in sorted(facts.games, key=lambda game: game.order):
@@ -85,21 +86,21 @@ def refresh_lines(league_id: int, game_type: str, players: Collection[int], fact
         builder.add_match(match)
     lines = [line_of(key, tally) for key, tally in builder.tallies.items()
              if key[1] in players or (key[2] is not None and key[2] in players)]
-    Standing.objects.filter(league_id=league_id, game_type=game_type).filter(
+    Standing.objects.filter(**scope.rows, game_type=game_type).filter(
         Q(player_id__in=players, partner__isnull=True)
         | Q(partner__isnull=False) & (Q(player_id__in=players) | Q(partner_id__in=players))
     ).delete()
-    return insert_rows(Standing, STANDING_ROW, (standing_values(league_id, line, now) for line in lines))
+    return insert_rows(Standing, STANDING_ROW, (standing_values(scope, line, now) for line in lines))
 
 
-def relearn_ratings(league_id: int, game_type: str, start: Order, current: Mapping[ResultKey, ResultPrint],
+def relearn_ratings(scope: Scope, game_type: str, start: Order, current: Mapping[ResultKey, ResultPrint],
                     sequence: int, now: datetime) -> tuple[int, int, int]:
     """Learn the game type's results from ``start`` on again, from the ratings stored just before it.
 
     Returns the ratings written, the history points written and the rated results of the type now.
     """
     # The stored history from ``start`` on: the first of it is where learning starts again.
-    later = RatingChange.objects.filter(league_id=league_id, game_type=game_type, played_at__gte=start[0]).values_list(
+    later = RatingChange.objects.filter(**scope.rows, game_type=game_type, played_at__gte=start[0]).values_list(
         "sequence", "played_at", "game_id", "match_id", "player_id")
     first = sequence + 1
     moved: dict[int, int] = {}  # player -> stored history points being replaced
@@ -115,10 +116,10 @@ def relearn_ratings(league_id: int, game_type: str, start: Order, current: Mappi
     builder = RatingsBuilder()
     builder.sequence[game_type] = first - 1
     stored = {player: (pk, (mu, sigma, value, rank, rated)) for pk, player, mu, sigma, value, rank, rated in
-              PlayerRating.objects.filter(league_id=league_id, game_type=game_type).values_list(
+              PlayerRating.objects.filter(**scope.rows, game_type=game_type).values_list(
                   "pk", "player_id", *RATING_FIELDS)}
     before = {player: (mu, sigma) for player, mu, sigma in RatingChange.objects.filter(
-        league_id=league_id, game_type=game_type, player_id__in=list(moved), sequence__lt=first,
+        **scope.rows, game_type=game_type, player_id__in=list(moved), sequence__lt=first,
     ).order_by("sequence").values_list("player_id", "mu", "sigma")}
     for player, (_, (mu, sigma, _, _, rated)) in stored.items():
         if player in moved:
@@ -128,7 +129,7 @@ def relearn_ratings(league_id: int, game_type: str, start: Order, current: Mappi
             mu, sigma = before[player]
         builder.seed(game_type, player, mu=mu, sigma=sigma, rated=rated)
 
-    rows = finished_rows(league_id, since=start, game_type=game_type).only(current)
+    rows = finished_rows(scope, since=start, game_type=game_type).only(current)
     facts = facts_of(rows)
     for result in rated_results(facts.games, facts.matches):
         if result.order >= start:
@@ -140,11 +141,11 @@ def relearn_ratings(league_id: int, game_type: str, start: Order, current: Mappi
         pk, values = stored.get(skill.player_id, (None, None))
         if values == tuple(getattr(skill, name) for name in RATING_FIELDS):
             continue
-        (created if pk is None else changed).append(rating_row(league_id, skill, now, pk))
+        (created if pk is None else changed).append(rating_row(scope, skill, now, pk))
     gone = [pk for player, (pk, _) in stored.items() if player not in kept]
     if gone:
         PlayerRating.objects.filter(pk__in=gone).delete()
     write(PlayerRating, changed, created, (*RATING_FIELDS, "computed_at"))
-    RatingChange.objects.filter(league_id=league_id, game_type=game_type, sequence__gte=first).delete()
-    history = insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(league_id, builder.history))
+    RatingChange.objects.filter(**scope.rows, game_type=game_type, sequence__gte=first).delete()
+    history = insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(scope, builder.history))
     return len(changed) + len(created) + len(gone), history, builder.sequence[game_type]

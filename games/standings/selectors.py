@@ -6,6 +6,7 @@ docstrings). They read only what the standings task stored; nothing is computed 
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
@@ -13,8 +14,78 @@ from typing import Any
 from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Lower, RowNumber
 
-from games.models import League, Player, PlayerFigures, PlayerRating, RatingChange, Standing, game_type_name
-from games.rules import RULESETS, game_order, ruleset_class
+from games.errors import InvalidInput, NoSuchThing
+from games.models import (
+    League,
+    Player,
+    PlayerFigures,
+    PlayerRating,
+    RatingChange,
+    Season,
+    Standing,
+    game_type_name,
+)
+from games.models.standings import SeasonWatermark
+from games.rules import RULESETS, game_order, ruleset_class, shown
+
+# ``?season=``: every result of the league, or the season containing today.
+ALL_TIME, CURRENT = "all", "current"
+SEASON_ID = re.compile(r"[1-9][0-9]{0,17}")
+
+
+def season_ref(season: Season | None) -> dict[str, Any] | None:
+    if season is None:
+        return None
+    return {"id": season.pk, "name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on,
+            "is_current": season.is_current}
+
+
+def season_asked(season: str | int | None) -> str | int:
+    """``?season=`` read: a season's id, ``all`` or ``current`` (also when none is given). Raises
+    ``InvalidInput`` (field ``season``) for anything else."""
+    if season is None or season == "":
+        return CURRENT
+    text = str(season)
+    if text in (ALL_TIME, CURRENT):
+        return text
+    if not SEASON_ID.fullmatch(text):
+        raise InvalidInput(f"season is a season's id, {ALL_TIME!r} or {CURRENT!r}, not {shown(text)}",
+                           field="season")
+    return int(text)
+
+
+def seasons_asked(league: League | OuterRef, asked: str | int) -> QuerySet[Season]:
+    """The season ``asked`` (of :func:`season_asked`, not ``all``) of the league, with ``standings_at``: when its
+    rows were last written. ``league`` may be an ``OuterRef``, to read the season with its league."""
+    seasons = Season.objects.filter(league=league).annotate(
+        standings_at=Subquery(SeasonWatermark.objects.filter(season=OuterRef("pk")).values("computed_at")[:1]))
+    return seasons.current() if asked == CURRENT else seasons.filter(pk=asked)
+
+
+def no_season(league: League, asked: str | int) -> NoSuchThing:
+    return NoSuchThing(f"{league.name} has no season {asked}", field="season")
+
+
+def chosen_season(*, league: League, season: str | int | None) -> Season | None:
+    """The season a reader asked for (``?season=``): an id of one of the league's seasons, ``all`` (None: all
+    time) or ``current``; without one, the current season, or all time when no season contains today. One
+    query (none for ``all``); the season comes with ``standings_at``, when its rows were last written.
+
+    Raises ``InvalidInput`` (field ``season``) for anything else; ``NoSuchThing`` (a 404 in the API) for a season
+    the league does not have, a season of another league included.
+    """
+    asked = season_asked(season)
+    if asked == ALL_TIME:
+        return None
+    found = seasons_asked(league, asked).first()
+    if found is None and asked != CURRENT:
+        raise no_season(league, asked)
+    return found
+
+
+def league_seasons(*, league: League) -> list[Season]:
+    """The league's seasons, the latest first. One query."""
+    return list(Season.objects.filter(league=league).order_by("-starts_on", "-id"))
 
 
 def league_ref(league: League) -> dict[str, Any]:
@@ -43,7 +114,7 @@ def in_matches(game_type: str) -> bool:
     return game_type in RULESETS and ruleset_class(game_type).match_games > 0
 
 
-def league_standings(*, league: League, game_type: str | None = None) -> dict[str, Any]:
+def league_standings(*, league: League, game_type: str | None = None, season: Season | None = None) -> dict[str, Any]:
     """The league's tables, per game type: players (with rating) and partnerships. Two queries.
 
     ::
@@ -63,8 +134,8 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
     empty); without, every game type the league has results in, in the usual order.
     """
     # Plain rows (values_list), not model instances: a big league has tens of thousands of lines.
-    rows = Standing.objects.filter(league=league).order_by()
-    ratings = PlayerRating.objects.filter(league=league).order_by()
+    rows = Standing.objects.filter(league=league, season=season).order_by()
+    ratings = PlayerRating.objects.filter(league=league, season=season).order_by()
     if game_type is not None:
         rows, ratings = rows.filter(game_type=game_type), ratings.filter(game_type=game_type)
     rating_of = {
@@ -112,7 +183,8 @@ def league_standings(*, league: League, game_type: str | None = None) -> dict[st
             for entry in entries:
                 del entry["key"]
         game_types.append({"game_type": kind, "name": game_type_name(kind), **table})
-    return {"league": league_ref(league), "computed_at": computed_at, "game_types": game_types}
+    return {"league": league_ref(league), "season": season_ref(season), "computed_at": computed_at,
+            "game_types": game_types}
 
 
 # The orders a table can be read in: each column sorts first, the table's own order breaks ties.
@@ -132,11 +204,11 @@ PAGE_COLUMNS = ("player_id", "player__name", "partner_id", "partner__name", "pla
                 "matches_won", "match_points")
 
 
-def table_sizes(*, league: League) -> dict[str, dict[str, Any]]:
+def table_sizes(*, league: League, season: Season | None = None) -> dict[str, dict[str, Any]]:
     """Per game type with results: how many player and partnership lines, and when they were computed. One
     query. ``{"spades": {"players": 220, "partnerships": 2314, "computed_at": datetime}, ...}``, in the
     usual order of game types."""
-    rows = (Standing.objects.filter(league=league).order_by().values("game_type")
+    rows = (Standing.objects.filter(league=league, season=season).order_by().values("game_type")
             .annotate(players=Count("id", filter=Q(partner__isnull=True)),
                       partnerships=Count("id", filter=Q(partner__isnull=False)), computed_at=Max("computed_at")))
     sizes = {row["game_type"]: {"players": row["players"], "partnerships": row["partnerships"],
@@ -145,16 +217,17 @@ def table_sizes(*, league: League) -> dict[str, dict[str, Any]]:
 
 
 def table_page(*, league: League, game_type: str, partnerships: bool = False, sort: str = "won", offset: int = 0,
-               limit: int | None = None) -> list[dict[str, Any]]:
+               limit: int | None = None, season: Season | None = None) -> list[dict[str, Any]]:
     """Lines ``offset`` to ``offset + limit`` of one league table, in the order ``sort`` (a key of
     :data:`SORTS`; ``rating`` applies to players only). One query, however long the table.
 
     Each line has the shape of a :func:`league_standings` line, plus ``place``: its position in this
     order (1 is first), so a page of the table says where its lines stand in the whole of it.
     """
-    rows = Standing.objects.filter(league=league, game_type=game_type, partner__isnull=not partnerships)
+    rows = Standing.objects.filter(league=league, season=season, game_type=game_type,
+                                   partner__isnull=not partnerships)
     if not partnerships:
-        rows = with_ratings(rows, league, game_type)
+        rows = with_ratings(rows, league, game_type, season)
     if sort not in SORTS or (partnerships and sort == "rating"):
         sort = "won"
     rows = rows.order_by(*SORTS[sort], *TABLE_ORDER).values_list(
@@ -164,18 +237,19 @@ def table_page(*, league: League, game_type: str, partnerships: bool = False, so
     return [page_line(place, values, partnerships, matches) for place, values in enumerate(rows, start=offset + 1)]
 
 
-def ratings_of(league: League, game_type: str | F) -> QuerySet:
+def ratings_of(league: League, game_type: str | F, season: Season | None = None) -> QuerySet:
     """The rating of each line's player (a subquery's rows: filter them with ``[:1]``)."""
-    return PlayerRating.objects.filter(league=league, game_type=game_type, player=OuterRef("player_id"))
+    return PlayerRating.objects.filter(league=league, season=season, game_type=game_type,
+                                       player=OuterRef("player_id"))
 
 
 RATING_FIELDS = ("mu", "sigma", "ordinal", "rank", "rated")
 RATING_COLUMNS = tuple(f"rating_{name}" for name in RATING_FIELDS)
 
 
-def with_ratings(rows: QuerySet, league: League, game_type: str | None) -> QuerySet:
+def with_ratings(rows: QuerySet, league: League, game_type: str | None, season: Season | None = None) -> QuerySet:
     """Lines annotated with their player's rating (``rating_mu``...), so a page of lines needs no second query."""
-    ratings = ratings_of(league, OuterRef("game_type") if game_type is None else game_type)
+    ratings = ratings_of(league, OuterRef("game_type") if game_type is None else game_type, season)
     return rows.annotate(**{f"rating_{name}": Subquery(ratings.values(name)[:1]) for name in RATING_FIELDS})
 
 
@@ -194,7 +268,7 @@ def page_line(place: int, values: tuple, partnerships: bool, matches: bool) -> d
 
 
 def standings_page(*, league: League, game_type: str | None = None, page: int = 1,
-                   page_size: int = 50) -> dict[str, Any]:
+                   page_size: int = 50, season: Season | None = None) -> dict[str, Any]:
     """Page ``page`` of every table of the league (or of one game type): lines ``(page - 1) * page_size + 1``
     to ``page * page_size`` of each, in the tables' own order. Two queries, whatever the league's size.
 
@@ -208,11 +282,11 @@ def standings_page(*, league: League, game_type: str | None = None, page: int = 
     computed_at: datetime | None = None
     for table in ("players", "partnerships"):
         partnerships = table == "partnerships"
-        rows = Standing.objects.filter(league=league, partner__isnull=not partnerships)
+        rows = Standing.objects.filter(league=league, season=season, partner__isnull=not partnerships)
         if game_type is not None:
             rows = rows.filter(game_type=game_type)
         if not partnerships:
-            rows = with_ratings(rows, league, game_type)
+            rows = with_ratings(rows, league, game_type, season)
         rows = rows.annotate(
             place=Window(RowNumber(), partition_by=[F("game_type")], order_by=list(TABLE_ORDER)),
             size=Window(Count("id"), partition_by=[F("game_type")]),
@@ -228,7 +302,7 @@ def standings_page(*, league: League, game_type: str | None = None, page: int = 
                 tables[kind][table].append(page_line(place, values, partnerships, in_matches(kind)))
     listed = [game_type] if game_type is not None else [kind for kind in RULESETS if kind in sizes]
     return {
-        "league": league_ref(league), "computed_at": computed_at,
+        "league": league_ref(league), "season": season_ref(season), "computed_at": computed_at,
         "game_types": [{"game_type": kind, "name": game_type_name(kind), **tables[kind]} for kind in listed],
         "sizes": {kind: dict(sizes[kind]) for kind in listed},
         "more": any(size > offset + page_size for entry in sizes.values() for size in entry.values()),
@@ -243,16 +317,23 @@ def rating_of_row(values: list) -> dict[str, Any] | None:
     return {"mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(ordinal, 3), "rank": rank, "rated": rated}
 
 
-def in_leagues(queryset: QuerySet, leagues: QuerySet[League] | None) -> QuerySet:
-    """Limit to the leagues a viewer may see (a subquery, so no extra query)."""
+def in_leagues(queryset: QuerySet, leagues: QuerySet[League] | None,
+               season: Season | str | None = None) -> QuerySet:
+    """Limit to the leagues a viewer may see (a subquery, so no extra query), and to one scope: all time
+    (``season`` None), one season, or (``"current"``) the season of each league containing today."""
+    if season == CURRENT:
+        queryset = queryset.filter(season__in=Season.objects.current().values("pk"))
+    else:
+        queryset = queryset.filter(season=season)
     return queryset if leagues is None else queryset.filter(league__in=leagues.values("pk"))
 
 
-def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None,
-                   history: bool = True) -> list[dict[str, Any]]:
+def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None, history: bool = True,
+                   season: Season | str | None = None) -> list[dict[str, Any]]:
     """The player's rating in each league and game type, with its history. Two queries (one without history).
 
-    ``leagues``: only these leagues (e.g. ``policy.visible_leagues(user)``). ::
+    ``leagues``: only these leagues (e.g. ``policy.visible_leagues(user)``); ``season``: the ratings of one
+    season, or (``"current"``) of each league's current season; all time without. ::
 
         [{"league": {"id", "slug", "name"}, "game_type": "spades", "mu", "sigma", "ordinal", "rank",
           "rated", "history": [{"sequence", "played_at", "game", "match", "mu", "sigma", "ordinal"}, ...]},
@@ -261,12 +342,13 @@ def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None,
     ``history`` is oldest first; ``game`` or ``match`` is the id of the result that moved the
     rating (a Trumps match is rated as a whole).
     """
-    ratings = in_leagues(PlayerRating.objects.filter(player=player), leagues).select_related("league")
+    ratings = in_leagues(PlayerRating.objects.filter(player=player), leagues, season).select_related(
+        "league", "season")
     ratings = sorted(ratings, key=lambda rating: (rating.league.name, rating.league_id,
                                                   game_order(rating.game_type)))
     points: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
     if history and ratings:
-        changes = in_leagues(RatingChange.objects.filter(player=player), leagues).order_by(
+        changes = in_leagues(RatingChange.objects.filter(player=player), leagues, season).order_by(
             "league_id", "game_type", "sequence"
         ).values_list("league_id", "game_type", "sequence", "played_at", "game_id", "match_id", "mu", "sigma",
                       "ordinal")
@@ -277,15 +359,18 @@ def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None,
             })
     out = []
     for rating in ratings:
-        entry = {"league": league_ref(rating.league), "game_type": rating.game_type, **rating_figure(rating)}
+        entry = {"league": league_ref(rating.league), "season": season_ref(rating.season),
+                 "game_type": rating.game_type, **rating_figure(rating)}
         if history:
             entry["history"] = points[(rating.league_id, rating.game_type)]
         out.append(entry)
     return out
 
 
-def player_figures(*, player: Player, leagues: QuerySet[League] | None = None) -> list[dict[str, Any]]:
-    """The player's figures in each league and game type. One query. ::
+def player_figures(*, player: Player, leagues: QuerySet[League] | None = None,
+                   season: Season | str | None = None) -> list[dict[str, Any]]:
+    """The player's figures in each league and game type (all time, or ``season`` as for
+    :func:`player_ratings`). One query. ::
 
         [{"league": {"id", "slug", "name"}, "game_type": "spades", "hands": 40,
           "counts": {"bids": 31, "bids_made": 25, ...}, "rates": {"bid_success": 0.8065, ...}}, ...]
@@ -293,10 +378,12 @@ def player_figures(*, player: Player, leagues: QuerySet[League] | None = None) -
     The counts and rates of each game are named by its ruleset (``figure_counts``, ``figure_rates``);
     a rate is ``None`` when there is nothing to divide by.
     """
-    rows = in_leagues(PlayerFigures.objects.filter(player=player), leagues).select_related("league")
+    rows = in_leagues(PlayerFigures.objects.filter(player=player), leagues, season).select_related(
+        "league", "season")
     rows = sorted(rows, key=lambda row: (row.league.name, row.league_id, game_order(row.game_type)))
     return [
-        {"league": league_ref(row.league), "game_type": row.game_type, "hands": row.hands,
+        {"league": league_ref(row.league), "season": season_ref(row.season), "game_type": row.game_type,
+         "hands": row.hands,
          "counts": dict(row.counts), "rates": ruleset_class(row.game_type).rates({**row.counts, "hands": row.hands})}
         for row in rows
     ]

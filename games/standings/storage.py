@@ -19,6 +19,7 @@ from games.models import CountedResult, PlayerFigures, PlayerRating, RatingChang
 from .bulk import insert_rows
 from .facts import BATCH, LeagueFacts, ResultKey, ResultPrint
 from .ratings import RatingPoint, Ratings, RatingsBuilder, Skill, ranked, rated_results
+from .scope import Scope
 from .tables import StandingLine, TableBuilder, Tally, line_of
 
 Figures = dict[tuple[str, int], dict[str, int]]
@@ -29,82 +30,82 @@ STANDING_FIELDS = ("played", "won", "lost", "win_rate", "points_for", "points_ag
 RATING_FIELDS = ("mu", "sigma", "ordinal", "rank", "rated")
 
 
-STANDING_ROW = ("league_id", "game_type", "player_id", "partner_id", *STANDING_FIELDS, "computed_at")
-RATING_ROW = ("league_id", "game_type", "player_id", *RATING_FIELDS, "computed_at")
-RATING_CHANGE_ROW = ("league_id", "game_type", "player_id", "sequence", "game_id", "match_id", "played_at", "mu",
+STANDING_ROW = ("league_id", "season_id", "game_type", "player_id", "partner_id", *STANDING_FIELDS, "computed_at")
+RATING_ROW = ("league_id", "season_id", "game_type", "player_id", *RATING_FIELDS, "computed_at")
+RATING_CHANGE_ROW = ("league_id", "season_id", "game_type", "player_id", "sequence", "game_id", "match_id", "played_at", "mu",
                      "sigma", "ordinal")
-FIGURES_ROW = ("league_id", "game_type", "player_id", "hands", "counts", "computed_at")
-COUNTED_ROW = ("league_id", "kind", "result_id", "game_type", "finished_at", "fingerprint")
+FIGURES_ROW = ("league_id", "season_id", "game_type", "player_id", "hands", "counts", "computed_at")
+COUNTED_ROW = ("league_id", "season_id", "kind", "result_id", "game_type", "finished_at", "fingerprint")
 
 
-def standing_row(league_id: int, line: StandingLine, now: datetime, pk: int | None = None) -> Standing:
+def standing_row(scope: Scope, line: StandingLine, now: datetime, pk: int | None = None) -> Standing:
     return Standing(
-        pk=pk, league_id=league_id, game_type=line.game_type, player_id=line.player_id, partner_id=line.partner_id,
+        pk=pk, **scope.rows, game_type=line.game_type, player_id=line.player_id, partner_id=line.partner_id,
         **{name: getattr(line, name) for name in STANDING_FIELDS}, computed_at=now,
     )
 
 
-def standing_values(league_id: int, line: StandingLine, now: datetime) -> tuple:
-    return (league_id, line.game_type, line.player_id, line.partner_id,
+def standing_values(scope: Scope, line: StandingLine, now: datetime) -> tuple:
+    return (scope.league_id, scope.season_id, line.game_type, line.player_id, line.partner_id,
             *(getattr(line, name) for name in STANDING_FIELDS), now)
 
 
-def rating_row(league_id: int, skill: Skill, now: datetime, pk: int | None = None) -> PlayerRating:
+def rating_row(scope: Scope, skill: Skill, now: datetime, pk: int | None = None) -> PlayerRating:
     return PlayerRating(
-        pk=pk, league_id=league_id, game_type=skill.game_type, player_id=skill.player_id,
+        pk=pk, **scope.rows, game_type=skill.game_type, player_id=skill.player_id,
         **{name: getattr(skill, name) for name in RATING_FIELDS}, computed_at=now,
     )
 
 
-def rating_values(league_id: int, skill: Skill, now: datetime) -> tuple:
-    return (league_id, skill.game_type, skill.player_id, *(getattr(skill, name) for name in RATING_FIELDS), now)
+def rating_values(scope: Scope, skill: Skill, now: datetime) -> tuple:
+    return (scope.league_id, scope.season_id, skill.game_type, skill.player_id, *(getattr(skill, name) for name in RATING_FIELDS), now)
 
 
-def rating_change_values(league_id: int, history: Iterable[RatingPoint]) -> Iterator[tuple]:
+def rating_change_values(scope: Scope, history: Iterable[RatingPoint]) -> Iterator[tuple]:
     for point in history:
-        yield (league_id, point.game_type, point.player_id, point.sequence, point.game_id, point.match_id,
+        yield (scope.league_id, scope.season_id, point.game_type, point.player_id, point.sequence, point.game_id, point.match_id,
                point.played_at, point.mu, point.sigma, point.ordinal)
 
 
-def figures_row(league_id: int, game_type: str, player: int, counts: dict[str, int], now: datetime,
+def figures_row(scope: Scope, game_type: str, player: int, counts: dict[str, int], now: datetime,
                 pk: int | None = None) -> PlayerFigures:
     return PlayerFigures(
-        pk=pk, league_id=league_id, game_type=game_type, player_id=player, hands=counts["hands"],
+        pk=pk, **scope.rows, game_type=game_type, player_id=player, hands=counts["hands"],
         counts={name: value for name, value in counts.items() if name != "hands"}, computed_at=now,
     )
 
 
-def figures_values(league_id: int, figures: Figures, now: datetime) -> Iterator[tuple]:
+def figures_values(scope: Scope, figures: Figures, now: datetime) -> Iterator[tuple]:
     for (game_type, player), counts in figures.items():
-        yield (league_id, game_type, player, counts["hands"],
+        yield (scope.league_id, scope.season_id, game_type, player, counts["hands"],
                {name: value for name, value in counts.items() if name != "hands"}, now)
 
 
-def count_results(league_id: int, prints: Iterable[ResultPrint]) -> int:
+def count_results(scope: Scope, prints: Iterable[ResultPrint]) -> int:
     """Record that the stored rows now count these results, as they are now."""
-    return insert_rows(CountedResult, COUNTED_ROW, ((league_id, *result) for result in prints))
+    return insert_rows(CountedResult, COUNTED_ROW, ((scope.league_id, scope.season_id, *result) for result in prints))
 
 
-def forget_results(league_id: int, keys: Iterable[ResultKey]) -> None:
+def forget_results(scope: Scope, keys: Iterable[ResultKey]) -> None:
     """The stored rows no longer count these results (as they were)."""
     by_kind: dict[int, list[int]] = {}
     for kind, result_id in keys:
         by_kind.setdefault(kind, []).append(result_id)
     for kind, ids in by_kind.items():
         for start in range(0, len(ids), BATCH):
-            CountedResult.objects.filter(league_id=league_id, kind=kind, result_id__in=ids[start:start + BATCH]).delete()
+            CountedResult.objects.filter(**scope.rows, kind=kind, result_id__in=ids[start:start + BATCH]).delete()
 
 
-def replace_rows(league_id: int, lines: list[StandingLine], ratings: Ratings, figures: Figures,
+def replace_rows(scope: Scope, lines: list[StandingLine], ratings: Ratings, figures: Figures,
                  now: datetime, counted: Iterable[ResultPrint]) -> None:
-    """Replace every standings row of the league with these, counting ``counted``."""
+    """Replace every standings row of the scope with these, counting ``counted``."""
     for model in (Standing, PlayerRating, RatingChange, PlayerFigures, CountedResult):
-        model.objects.filter(league_id=league_id).delete()
-    insert_rows(Standing, STANDING_ROW, (standing_values(league_id, line, now) for line in lines))
-    insert_rows(PlayerRating, RATING_ROW, (rating_values(league_id, skill, now) for skill in ratings.skills))
-    insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(league_id, ratings.history))
-    insert_rows(PlayerFigures, FIGURES_ROW, figures_values(league_id, figures, now))
-    count_results(league_id, counted)
+        model.objects.filter(**scope.rows).delete()
+    insert_rows(Standing, STANDING_ROW, (standing_values(scope, line, now) for line in lines))
+    insert_rows(PlayerRating, RATING_ROW, (rating_values(scope, skill, now) for skill in ratings.skills))
+    insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(scope, ratings.history))
+    insert_rows(PlayerFigures, FIGURES_ROW, figures_values(scope, figures, now))
+    count_results(scope, counted)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ class Folded:
     sequences: dict[str, int]
 
 
-def fold_in(league_id: int, new: LeagueFacts, figures: Figures, sequences: dict[str, int],
+def fold_in(scope: Scope, new: LeagueFacts, figures: Figures, sequences: dict[str, int],
             now: datetime) -> Folded:
     """Add results that come after everything in the stored rows (in game order) to those rows.
 
@@ -126,9 +127,9 @@ def fold_in(league_id: int, new: LeagueFacts, figures: Figures, sequences: dict[
     ``sequences``: the rated results per game type stored so far. Reads only the rows the new
     results touch (and the ratings of their game types, to rank them again).
     """
-    standings = fold_tables(league_id, new, now)
-    ratings, changes, sequences = fold_ratings(league_id, new, sequences, now)
-    figures_written = fold_figures(league_id, figures, now)
+    standings = fold_tables(scope, new, now)
+    ratings, changes, sequences = fold_ratings(scope, new, sequences, now)
+    figures_written = fold_figures(scope, figures, now)
     return Folded(standings=standings, ratings=ratings, rating_changes=changes, figures=figures_written,
                   sequences=sequences)
 
@@ -138,11 +139,11 @@ def players_of(new: LeagueFacts) -> set[int]:
     return players | {player for match in new.matches for player in match.player_totals}
 
 
-def fold_tables(league_id: int, new: LeagueFacts, now: datetime) -> int:
+def fold_tables(scope: Scope, new: LeagueFacts, now: datetime) -> int:
     game_types = {game.game_type for game in new.games} | {match.game_type for match in new.matches}
     players = players_of(new)
     stored: dict[StandingKey, tuple[int, Tally]] = {}
-    rows = Standing.objects.filter(league_id=league_id, game_type__in=game_types, player_id__in=players).values_list(
+    rows = Standing.objects.filter(**scope.rows, game_type__in=game_types, player_id__in=players).values_list(
         "pk", "game_type", "player_id", "partner_id", "played", "won", "points_for", "points_against", "streak",
         "last_played", "matches_played", "matches_won", "match_points",
     )
@@ -165,20 +166,20 @@ def fold_tables(league_id: int, new: LeagueFacts, now: datetime) -> int:
         pk, before = stored.get(key, (None, None))
         if tally == before:
             continue
-        row = standing_row(league_id, line_of(key, tally), now, pk)
+        row = standing_row(scope, line_of(key, tally), now, pk)
         (created if pk is None else changed).append(row)
     write(Standing, changed, created, (*STANDING_FIELDS, "computed_at"))
     return len(changed) + len(created)
 
 
-def fold_ratings(league_id: int, new: LeagueFacts, sequences: dict[str, int],
+def fold_ratings(scope: Scope, new: LeagueFacts, sequences: dict[str, int],
                  now: datetime) -> tuple[int, int, dict[str, int]]:
     results = rated_results(new.games, new.matches)
     game_types = {result.game_type for result in results}
     builder = RatingsBuilder()
     builder.sequence.update(sequences)
     stored: dict[tuple[str, int], tuple[int, tuple]] = {}
-    rows = PlayerRating.objects.filter(league_id=league_id, game_type__in=game_types).values_list(
+    rows = PlayerRating.objects.filter(**scope.rows, game_type__in=game_types).values_list(
         "pk", "game_type", "player_id", *RATING_FIELDS
     )
     for pk, game_type, player, mu, sigma, ordinal, rank, rated in rows:
@@ -191,14 +192,14 @@ def fold_ratings(league_id: int, new: LeagueFacts, sequences: dict[str, int],
         pk, before = stored.get((skill.game_type, skill.player_id), (None, None))
         if before == tuple(getattr(skill, name) for name in RATING_FIELDS):
             continue
-        row = rating_row(league_id, skill, now, pk)
+        row = rating_row(scope, skill, now, pk)
         (created if pk is None else changed).append(row)
     write(PlayerRating, changed, created, (*RATING_FIELDS, "computed_at"))
-    history = insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(league_id, builder.history))
+    history = insert_rows(RatingChange, RATING_CHANGE_ROW, rating_change_values(scope, builder.history))
     return len(changed) + len(created), history, {**sequences, **builder.sequence}
 
 
-def fold_figures(league_id: int, figures: Figures, now: datetime) -> int:
+def fold_figures(scope: Scope, figures: Figures, now: datetime) -> int:
     if not figures:
         return 0
     game_types = {game_type for game_type, _ in figures}
@@ -206,7 +207,7 @@ def fold_figures(league_id: int, figures: Figures, now: datetime) -> int:
     stored = {
         (game_type, player): (pk, hands, counts)
         for pk, game_type, player, hands, counts in PlayerFigures.objects.filter(
-            league_id=league_id, game_type__in=game_types, player_id__in=players,
+            **scope.rows, game_type__in=game_types, player_id__in=players,
         ).values_list("pk", "game_type", "player_id", "hands", "counts")
     }
     changed, created = [], []
@@ -215,7 +216,7 @@ def fold_figures(league_id: int, figures: Figures, now: datetime) -> int:
         total = Counter({**before, "hands": hands})
         total.update(counts)
         # Every name the game counts, in the order a full count gives them.
-        row = figures_row(league_id, game_type, player, {name: int(total[name]) for name in counts}, now, pk)
+        row = figures_row(scope, game_type, player, {name: int(total[name]) for name in counts}, now, pk)
         (created if pk is None else changed).append(row)
     write(PlayerFigures, changed, created, ("hands", "counts", "computed_at"))
     return len(changed) + len(created)

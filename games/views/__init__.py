@@ -31,6 +31,7 @@ from .live import live, live_board
 from .matches import match_detail
 from .new_game import new_game
 from .players import player_detail
+from .seasons import league_seasons_page
 from .sharing import game_sharing
 from .standings import league_table
 from .table import game_scorekeepers, table
@@ -41,6 +42,7 @@ __all__ = [
     "league_webhook",
     "league_standings_csv",
     "league_restore_page",
+    "league_seasons_page",
     "league_games_csv",
     "league_backup",
     "game_hands_csv",

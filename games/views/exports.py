@@ -23,6 +23,7 @@ from games.services.transfer import league_export
 
 from .common import submitted, visible_game_or_404
 from .leagues import managed_league_or_404, visible_league_or_404
+from .standings import season_or_404
 
 
 def csv_download(table: Table) -> HttpResponse:
@@ -33,11 +34,13 @@ def csv_download(table: Table) -> HttpResponse:
 
 @require_GET
 def league_standings_csv(request, slug: str):
-    """``?type=spades`` for one game type (else every one with results); ``?table=partnerships``."""
+    """``?type=spades`` for one game type (else every one with results); ``?table=partnerships``; ``?season=``
+    (the current season by default, as on the league page)."""
     league = visible_league_or_404(request, slug)
     game_type = request.GET.get("type")
     return csv_download(standings_table(league=league, game_type=game_type if game_type in RULESETS else None,
-                                        partnerships=request.GET.get("table") == "partnerships"))
+                                        partnerships=request.GET.get("table") == "partnerships",
+                                        season=season_or_404(request, league)))
 
 
 @require_GET

@@ -12,10 +12,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import policy, selectors, services
 from games.forms import LeagueForm, MemberForm
 from games.models import Game, Invitation, League, display_name
+from games.standings.selectors import league_seasons
 
 from .common import submitted, visible_league_or_404
 from .home import game_rows
-from .standings import chosen_sort, standings_view
+from .standings import chosen_sort, season_or_404, standings_view
 
 
 def managed_league_or_404(request, slug: str) -> League:
@@ -38,8 +39,10 @@ def league_context(request, league: League, *, member_form=None):
     sort = chosen_sort(request)
     can_manage = policy.can_manage_league(request.user, league)
     recent = selectors.league_games(league=league, status=Game.Status.FINISHED, limit=20)
+    seasons = league_seasons(league=league)
     standings = standings_view(league=league, game_type=request.GET.get("type"), sort=sort,
-                               latest_finish=recent[0].finished_at if recent else None)
+                               latest_finish=recent[0].finished_at if recent else None,
+                               season=season_or_404(request, league, seasons), seasons=seasons)
     return {
         "league": league,
         "sort": sort,

@@ -14,10 +14,10 @@ from django.http import Http404
 from django.shortcuts import render
 
 from games import policy, selectors
-from games.models import Game, Player, game_type_name
+from games.models import Game, Player, Season, game_type_name
 from games.rules import RULESETS, game_order, ruleset_class
 from games.standings.head_to_head import player_records_view
-from games.standings.selectors import player_figures, player_ratings
+from games.standings.selectors import ALL_TIME, CURRENT, SEASON_ID, player_figures, player_ratings
 
 from .chart import rating_sparkline
 from .home import game_rows
@@ -45,13 +45,14 @@ def skill(value: float) -> str:
 
 
 def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
-    """One card per league and game type the player has a rating, results or figures in."""
+    """One card per league and game type the player has a rating, results or figures in (of one scope)."""
     cards: dict[tuple[int, str], dict[str, Any]] = {}
 
     def card(row: dict[str, Any]) -> dict[str, Any]:
         key = (row["league"]["id"], row["game_type"])
         if key not in cards:
-            cards[key] = {"league": row["league"], "game_type": row["game_type"], "rating": None, "results": None,
+            cards[key] = {"league": row["league"], "season": row.get("season"), "game_type": row["game_type"],
+                          "rating": None, "results": None,
                           "figures": [], "name": game_type_name(row["game_type"]),
                           "in_matches": ruleset_class(row["game_type"]).match_games > 0}
         return cards[key]
@@ -82,17 +83,25 @@ def split(key: str, entry: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return {key: lines[:RECORDS_SHOWN], f"{key}_more": lines[RECORDS_SHOWN:]}
 
 
-def records_section(request, player: Player) -> dict[str, Any]:
+def records_section(request, player: Player, season: Season | str | None) -> dict[str, Any]:
     """The partners and opponents section: the filters chosen (``?league=<slug>``, ``?type=<game>``; anything
-    else shows every league or game) and the records per game type. Two queries."""
+    else shows every league or game) and the records per game type, within the page's season: a season's days
+    in its league, or, for ``current``, the chosen league's current season. Two queries (three for ``current``
+    with a league)."""
     leagues = list(player.leagues.filter(pk__in=policy.visible_leagues(request.user).values("pk"))
                    .order_by("name", "id").values("pk", "slug", "name"))
     league = next((entry for entry in leagues if entry["slug"] == request.GET.get("league")), None)
+    if isinstance(season, Season):
+        league = {"pk": season.league_id, "slug": season.league.slug, "name": season.league.name}
+    elif season == CURRENT and league is not None:
+        season = Season.objects.filter(league=league["pk"]).current().first()
     game_type = request.GET.get("type") if request.GET.get("type") in RULESETS else None
+    within = season if isinstance(season, Season) else None
     records = player_records_view(player=player, user=request.user, league=league["pk"] if league else None,
-                                  game_type=game_type)
+                                  game_type=game_type, finished_from=within and within.starts_on,
+                                  finished_until=within and within.ends_on)
     return {
-        "leagues": leagues, "league": league, "game_type": game_type,
+        "leagues": leagues, "league": league, "game_type": game_type, "season": within,
         "game_types": [(ruleset.game_type, ruleset.name) for ruleset in RULESETS.values()],
         "minimum": records["minimum_games"],
         "tables": [{**entry, **split("partners", entry), **split("opponents", entry),
@@ -102,12 +111,29 @@ def records_section(request, player: Player) -> dict[str, Any]:
     }
 
 
+def season_or_404(request, leagues) -> Season | str | None:
+    """``?season=``: a season's id (of a league the visitor may see), ``current`` (each league's current
+    season) or ``all``; all time by default. A season the visitor cannot see is a 404."""
+    asked = request.GET.get("season", ALL_TIME)
+    if asked == ALL_TIME:
+        return None
+    if asked == CURRENT:
+        return CURRENT
+    season = None
+    if SEASON_ID.fullmatch(asked):
+        season = Season.objects.filter(pk=int(asked), league__in=leagues.values("pk")).select_related("league").first()
+    if season is None:
+        raise Http404("No such season")
+    return season
+
+
 def player_detail(request, player_id: int):
     player = Player.objects.filter(pk=player_id).first()
     if player is None or not policy.can_view_player(request.user, player):
         raise Http404("No such player")
     leagues = policy.visible_leagues(request.user)
-    results = selectors.player_standings(player=player, leagues=leagues)
+    season = season_or_404(request, leagues)
+    results = selectors.player_standings(player=player, leagues=leagues, season=season)
     played = sum(row["played"] for row in results)
     won = sum(row["won"] for row in results)
     games = [
@@ -116,10 +142,12 @@ def player_detail(request, player_id: int):
     ]
     return render(request, "players/detail.html", {
         "player": player, "played": played, "won": won, "rate": round(100 * won / played) if played else None,
-        "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True),
-                              results=results, figures=player_figures(player=player, leagues=leagues)),
+        "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True, season=season),
+                              results=results,
+                              figures=player_figures(player=player, leagues=leagues, season=season)),
+        "season": season,
         "games": games,
-        "records": records_section(request, player),
+        "records": records_section(request, player, season),
     })
 
 

@@ -147,3 +147,51 @@ def test_queries_do_not_grow_with_games_partners_or_opponents(client_for, member
     [smudge] = body["game_types"]
     assert smudge["played"] == 2 * tables and len(smudge["partners"]) == tables
     assert len(smudge["opponents"]) == 2 * tables
+
+
+def test_a_season_counts_the_games_finished_within_its_days(as_owner, owner, league, play, players):
+    from datetime import date, datetime, timezone
+
+    from games.models import Game
+    from games.services import season_create
+
+    ann = players[0]
+    autumn = season_create(league=league, name="Autumn 2026", starts_on=date(2026, 9, 1), ends_on=date(2026, 11, 30),
+                           by=owner)
+    summer = season_create(league=league, name="Summer 2026", starts_on=date(2026, 6, 1), ends_on=date(2026, 8, 31),
+                           by=owner)
+    in_autumn = [play("smudge"), play("smudge")]
+    in_summer = play("smudge", winner="EW")
+    Game.objects.filter(pk__in=[game.pk for game in in_autumn]).update(
+        finished_at=datetime(2026, 10, 1, 20, tzinfo=timezone.utc))
+    Game.objects.filter(pk=in_summer.pk).update(finished_at=datetime(2026, 7, 1, 20, tzinfo=timezone.utc))
+
+    def smudge(query: str) -> tuple[int, int, int]:
+        body = as_owner.get(url(ann, query)).json()
+        entry = next(entry for entry in body["game_types"] if entry["game_type"] == "smudge")
+        return entry["played"], entry["won"], entry["lost"]
+
+    assert smudge(f"season={autumn.pk}") == (2, 2, 0)
+    assert smudge(f"season={summer.pk}") == (1, 0, 1)
+    assert smudge("season=all") == (3, 2, 1)
+    filters = as_owner.get(url(ann, f"season={autumn.pk}")).json()["filters"]
+    assert filters == {"league": league.pk, "game_type": None, "finished_from": "2026-09-01",
+                       "finished_until": "2026-11-30"}
+
+
+@pytest.mark.parametrize("query, status, field", [
+    ("season=current", 400, "season"),  # a league's: without one, whose?
+    ("season=1&finished_from=2026-01-01", 400, "season"),
+    ("season=99", 404, None),
+    ("season=soon", 400, "season"),
+])
+def test_bad_seasons_are_refused(as_owner, owner, league, players, query, status, field):
+    from datetime import date
+
+    from games.services import season_create
+
+    season = season_create(league=league, name="Autumn 2026", starts_on=date(2026, 9, 1), by=owner)
+    response = as_owner.get(url(players[0], query.replace("season=1", f"season={season.pk}")))
+    assert response.status_code == status
+    if field:
+        assert field in response.json()

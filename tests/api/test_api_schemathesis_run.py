@@ -69,7 +69,7 @@ def config(ids: dict | None) -> str:
     operations(r"^/api/v1/games/\{id\}/scorekeepers/", parameters(id=ids["casual_game"], username="helper"))
     operations(r"^/api/v1/leagues/\{id\}/(?!members/\{username\}/)",
                parameters(id=ids["league"], invitation_id=ids["invitation_id"], player_id=ids["player_id"],
-                          claim_id=ids["claim_id"]))
+                          claim_id=ids["claim_id"], season_id=ids["season_id"]))
     # The member is read and changed, but removed only as someone who is not one (a 404): later steps that
     # follow a link to the member must still find them.
     operations(r"^/api/v1/leagues/\{id\}/members/\{username\}/$", "include-method-regex = '^(GET|PUT|PATCH)$'",
@@ -97,8 +97,8 @@ def stack():
 
 
 def things_to_test_on(stack) -> dict:
-    """A league with a member, a claim and an invitation, a game with two hands, one to abandon, a casual
-    game, a match."""
+    """A league with a member, a claim, an invitation and a season, a game with two hands, one to abandon, a
+    casual game, a match."""
     api, players = stack.api, stack.setup["players"]
     league = stack.league_id
     club = stack.dbtool("club", str(league))
@@ -115,9 +115,12 @@ def things_to_test_on(stack) -> dict:
         assert api.post(f"/api/v1/games/{game}/hands/", hand).status == 201
     match = api.post("/api/v1/matches/", {"game_type": "trumps", "league": league, "seats": seats})
     assert match.status == 201, match.body
+    season = api.post(f"/api/v1/leagues/{league}/seasons/", {"name": "Schemathesis 2001", "starts_on": "2001-01-01",
+                                                            "ends_on": "2001-12-31"})
+    assert season.status == 201, season.body
     return {"game": game, "game_to_abandon": start("/api/v1/games/", league=league),
             "casual_game": start("/api/v1/games/"), "league": league, "player": players[0],
-            "match": match.body["id"], **club}
+            "match": match.body["id"], "season_id": season.body["id"], **club}
 
 
 def schemathesis(stack, folder, phases: str, ids: dict | None) -> None:

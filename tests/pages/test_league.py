@@ -150,8 +150,8 @@ def test_league_page_queries_are_fixed(owner_client, league, owner, finish, reco
         start_game("spades")
     recompute()
     # Session, user, league, owner's role, standings (table sizes, players, partnerships), live games, recent
-    # games, members.
-    with django_assert_max_num_queries(10):
+    # games, the league's seasons (the one shown is picked among them), members.
+    with django_assert_max_num_queries(11):
         response = owner_client.get(reverse("league", args=[league.slug]))
     standings = response.context["standings"]
     assert standings["sizes"]["players"] == 4 * tables

@@ -202,3 +202,24 @@ def test_long_lists_show_eight_and_fold_the_rest_away(client, owner, league, pla
     page = response.content.decode()
     assert '<details class="more"><summary>2 more opponents</summary>' in page
     assert "more partners" not in page
+
+
+def test_a_season_shows_the_records_of_its_games_only(client, owner, league, players, finish):
+    from datetime import date, datetime, timezone
+
+    from games.models import Game
+    from games.services import season_create
+
+    ann = players[0]
+    autumn = season_create(league=league, name="Autumn 2026", starts_on=date(2026, 9, 1), ends_on=date(2026, 11, 30),
+                           by=owner)
+    inside, outside = finish("smudge"), finish("smudge")
+    Game.objects.filter(pk=inside.pk).update(finished_at=datetime(2026, 10, 1, 20, tzinfo=timezone.utc))
+    Game.objects.filter(pk=outside.pk).update(finished_at=datetime(2026, 12, 5, 20, tzinfo=timezone.utc))
+    season_page = client.get(reverse("player", args=[ann.pk]) + f"?season={autumn.pk}")
+    all_time = client.get(reverse("player", args=[ann.pk]) + "?season=all")
+    assert [table["played"] for table in season_page.context["records"]["tables"]] == [1]
+    assert [table["played"] for table in all_time.context["records"]["tables"]] == [2]
+    page = season_page.content.decode()
+    assert "Games finished in Autumn 2026 (Thursday Club) only." in page
+    assert f'<input type="hidden" name="season" value="{autumn.pk}">' in page

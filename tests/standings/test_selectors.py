@@ -49,8 +49,8 @@ def test_league_standings_for_one_game_type(league, played):
 
 def test_a_league_with_no_results(league):
     assert league_standings(league=league) == {
-        "league": {"id": league.pk, "slug": league.slug, "name": league.name}, "computed_at": None,
-        "game_types": []}
+        "league": {"id": league.pk, "slug": league.slug, "name": league.name}, "season": None,
+        "computed_at": None, "game_types": []}
 
 
 def test_player_ratings_with_history(league, played):

@@ -133,8 +133,8 @@ def test_a_task_that_dies_half_way_leaves_the_old_standings_and_a_rebuild_puts_t
 
     real_save = standings_services.save_watermark
 
-    def die_after_deleting(league_id, **kwargs):
-        Standing.objects.filter(league_id=league_id).delete()
+    def die_after_deleting(scope, **kwargs):
+        Standing.objects.filter(**scope.rows).delete()
         raise WorkerDied("the worker was killed here")
 
     # The update writes the watermark last, whichever way it went (folding in or recomputing).

@@ -25,12 +25,13 @@ class Command(BaseCommand):
         total = leagues.count()
         if league is not None and total == 0:
             raise CommandError(f"there is no league with the slug {league!r}")
-        games = hands = 0
+        games = hands = seasons = 0
         with tqdm(total=total, unit="league", disable=no_progress, file=self.stderr._out) as bar:
             def done(one: League, summary: RecomputeSummary) -> None:
-                nonlocal games, hands
+                nonlocal games, hands, seasons
                 games += summary.games
                 hands += summary.hands
+                seasons += len(summary.seasons)
                 bar.set_postfix_str(f"{one.slug}: {summary.games} games")
                 bar.update(1)
 
@@ -38,4 +39,5 @@ class Command(BaseCommand):
                 standings_rebuild(league_slug=league, on_league=done)
             except League.DoesNotExist:
                 raise CommandError(f"there is no league with the slug {league!r}") from None
-        self.stdout.write(f"rebuilt standings of {total} league(s) from {games} games and {hands} hands")
+        self.stdout.write(f"rebuilt standings of {total} league(s) from {games} games and {hands} hands"
+                          + (f", and of their {seasons} season(s)" if seasons else ""))
