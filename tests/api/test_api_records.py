@@ -150,7 +150,7 @@ def test_queries_do_not_grow_with_games_partners_or_opponents(client_for, member
 
 
 def test_a_season_counts_the_games_finished_within_its_days(as_owner, owner, league, play, players):
-    from datetime import date, datetime, timezone
+    from datetime import UTC, date, datetime
 
     from games.models import Game
     from games.services import season_create
@@ -163,8 +163,8 @@ def test_a_season_counts_the_games_finished_within_its_days(as_owner, owner, lea
     in_autumn = [play("smudge"), play("smudge")]
     in_summer = play("smudge", winner="EW")
     Game.objects.filter(pk__in=[game.pk for game in in_autumn]).update(
-        finished_at=datetime(2026, 10, 1, 20, tzinfo=timezone.utc))
-    Game.objects.filter(pk=in_summer.pk).update(finished_at=datetime(2026, 7, 1, 20, tzinfo=timezone.utc))
+        finished_at=datetime(2026, 10, 1, 20, tzinfo=UTC))
+    Game.objects.filter(pk=in_summer.pk).update(finished_at=datetime(2026, 7, 1, 20, tzinfo=UTC))
 
     def smudge(query: str) -> tuple[int, int, int]:
         body = as_owner.get(url(ann, query)).json()

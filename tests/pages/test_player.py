@@ -205,7 +205,7 @@ def test_long_lists_show_eight_and_fold_the_rest_away(client, owner, league, pla
 
 
 def test_a_season_shows_the_records_of_its_games_only(client, owner, league, players, finish):
-    from datetime import date, datetime, timezone
+    from datetime import UTC, date, datetime
 
     from games.models import Game
     from games.services import season_create
@@ -214,8 +214,8 @@ def test_a_season_shows_the_records_of_its_games_only(client, owner, league, pla
     autumn = season_create(league=league, name="Autumn 2026", starts_on=date(2026, 9, 1), ends_on=date(2026, 11, 30),
                            by=owner)
     inside, outside = finish("smudge"), finish("smudge")
-    Game.objects.filter(pk=inside.pk).update(finished_at=datetime(2026, 10, 1, 20, tzinfo=timezone.utc))
-    Game.objects.filter(pk=outside.pk).update(finished_at=datetime(2026, 12, 5, 20, tzinfo=timezone.utc))
+    Game.objects.filter(pk=inside.pk).update(finished_at=datetime(2026, 10, 1, 20, tzinfo=UTC))
+    Game.objects.filter(pk=outside.pk).update(finished_at=datetime(2026, 12, 5, 20, tzinfo=UTC))
     season_page = client.get(reverse("player", args=[ann.pk]) + f"?season={autumn.pk}")
     all_time = client.get(reverse("player", args=[ann.pk]) + "?season=all")
     assert [table["played"] for table in season_page.context["records"]["tables"]] == [1]
