@@ -39,14 +39,26 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def phone(browser, live_server):
+def phone_page(browser, live_server, **options):
+    """A page in a phone-sized browser context of its own (``java_script_enabled=False`` and the like passed
+    on), closed with its context after the test."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  base_url=live_server.url)
+                                  base_url=live_server.url, **options)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    yield from phone_page(browser, live_server)
+
+
+@pytest.fixture
+def no_script_phone(browser, live_server):
+    """A phone with JavaScript turned off: the pages as they are before any script enhances them."""
+    yield from phone_page(browser, live_server, java_script_enabled=False)
 
 
 @pytest.fixture

@@ -17,16 +17,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def no_script_phone(browser, live_server):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  base_url=live_server.url, java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
-
-@pytest.fixture
 def busy_player(league, owner):
     """Maximiliana, who played every game with many long-named partners and opponents, in two leagues."""
     rng = random.Random(15)
