@@ -142,6 +142,8 @@ def create(*, league: League, name, by, starts_on, ends_on, close_previous_on) -
         starts_on = checked_date(starts_on, "starts_on")
     else:
         starts_on = next_start(league, by, close_previous_on)
+        if ends_on is None:
+            ends_on = day_before_planned(league, starts_on)
     check_dates(league, starts_on, ends_on)
     season = Season.objects.create(league=league, name=name, starts_on=starts_on, ends_on=ends_on, created_by=by)
     dates_changed(season)
@@ -149,9 +151,9 @@ def create(*, league: League, name, by, starts_on, ends_on, close_previous_on) -
 
 
 def next_start(league: League, by, close_previous_on: date | None) -> date:
-    """Where the next season starts: the day after the latest one ends (closing it first if it is open), or
-    today if that day is past."""
-    latest = Season.objects.filter(league=league).order_by("-starts_on", "-id").first()
+    """Where the next season starts: the day after the latest one begun by today ends (closing it first if
+    it is open), or today if that day is past. Seasons planned ahead are not the one the next follows."""
+    latest = Season.objects.filter(league=league, starts_on__lte=today()).order_by("-starts_on", "-id").first()
     if latest is None:
         if close_previous_on is not None:
             raise InvalidInput("the league has no season to close yet", field="close_previous_on")
@@ -164,6 +166,13 @@ def next_start(league: League, by, close_previous_on: date | None) -> date:
         raise StateConflict(f"{shown(latest.name)} is already closed (it ended on {shown_date(latest.ends_on)})",
                             field="close_previous_on")
     return max(latest.ends_on + timedelta(days=1), today())
+
+
+def day_before_planned(league: League, starts_on: date) -> date | None:
+    """The last day of a next season that starts on ``starts_on``: open (None), unless a season is planned to
+    start later, when it runs until the day before that one."""
+    planned = Season.objects.filter(league=league, starts_on__gt=starts_on).order_by("starts_on").first()
+    return None if planned is None else planned.starts_on - timedelta(days=1)
 
 
 def close(season: Season, ends_on: date, *, field: str = "ends_on") -> None:

@@ -50,7 +50,8 @@ def new_game(request):
     game_type = request.GET.get("type", "")
     startable = selectors.startable_leagues(user=request.user)
     if game_type not in RULESETS:
-        choose = ChooseGameForm(request.GET or None, leagues=startable,
+        # Bound (and its errors shown) only once the choice was sent: ``?league=`` alone just preselects it.
+        choose = ChooseGameForm(request.GET if "type" in request.GET else None, leagues=startable,
                                 initial={"league": request.GET.get("league", CASUAL)})
         return render(request, "games/new_choose.html", {"form": choose})
     league = chosen_league(request, request.GET.get("league", ""))

@@ -49,6 +49,11 @@ def league_seasons_page(request, slug: str):
 def act(request, league, action: str, form: SeasonForm) -> str | None:
     """Do what the owner asked; the message to show, or None when the service refused (shown on the form)."""
     data = form.cleaned_data
+    if action == "create" and data["starts_on"] is None:
+        # Without its first day a season would be the next one, closing the current season: a different action.
+        form.add_error("starts_on", "give the season's first day (to start the next season today, use "
+                                    "\u201cStart the next season\u201d)")
+        return None
     if action in ("next", "create"):
         season = submitted(form, services.season_create, league=league, name=data["name"], by=request.user,
                            starts_on=data["starts_on"] if action == "create" else None,

@@ -29,6 +29,14 @@ def test_step_one_offers_games_and_my_leagues(owner_client, league):
     assert "Thieving Stink" in page and league.name in page and "Casual game" in page
 
 
+def test_a_league_preselected_from_its_page_shows_no_error_before_a_choice(owner_client, league):
+    response = owner_client.get(reverse("new-game") + f"?league={league.slug}")
+    assert response.status_code == 200 and not response.context["form"].errors
+    assert "This field is required" not in response.content.decode()
+    chosen = owner_client.get(reverse("new-game") + f"?league={league.slug}&type=")
+    assert chosen.context["form"].errors  # sent without a game: now it says so
+
+
 def test_anonymous_is_sent_to_sign_in(client):
     assert reverse("login") in client.get(URL)["Location"]
 

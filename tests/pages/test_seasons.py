@@ -137,7 +137,11 @@ def test_refusals_show_on_the_page_and_change_nothing(owner_client, league, spri
     backwards = owner_client.post(seasons_page(league), {"action": "dates", "season": autumn.pk,
                                                           "starts_on": today(), "ends_on": today() - timedelta(1)})
     assert backwards.status_code == 400 and "cannot end" in backwards.content.decode()
+    no_start = owner_client.post(seasons_page(league), {"action": "create", "name": "Undated"})
+    assert no_start.status_code == 400 and "give the season&#x27;s first day" in no_start.content.decode()
     assert sorted(Season.objects.values_list("name", flat=True)) == ["Autumn", "Spring"]
+    autumn.refresh_from_db()
+    assert autumn.ends_on is None  # an undated season did not close the current one
 
 
 def test_only_owners_manage_seasons_on_the_page(signed_in, member, league, autumn):

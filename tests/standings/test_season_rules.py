@@ -138,6 +138,17 @@ def test_after_a_closed_season_the_next_starts_today_or_the_day_after_it_ends(le
     assert season_create(league=league, name="Now", by=owner).starts_on == today()
 
 
+def test_the_next_season_follows_the_current_one_and_stops_before_a_planned_one(league, owner):
+    now_ends = today() + timedelta(days=10)
+    season_create(league=league, name="Now", starts_on=today() - timedelta(days=30), ends_on=now_ends, by=owner)
+    planned = today() + timedelta(days=100)
+    season_create(league=league, name="Planned", starts_on=planned, ends_on=planned + timedelta(days=90), by=owner)
+    season_create(league=league, name="Next", by=owner)
+    assert dates(league) == [("Now", today() - timedelta(days=30), now_ends),
+                             ("Next", now_ends + timedelta(days=1), planned - timedelta(days=1)),
+                             ("Planned", planned, planned + timedelta(days=90))]
+
+
 def test_a_league_without_seasons_starts_its_first_today(league, owner):
     assert season_create(league=league, name="First", by=owner).starts_on == today()
 
