@@ -57,6 +57,7 @@ class LeagueImportIn(Strict):
 
 class ImportReportOut(serializers.Serializer):
     players = serializers.IntegerField()
+    seasons = serializers.IntegerField(help_text="The league's seasons, from the backup's.")
     games = serializers.IntegerField()
     finished = serializers.IntegerField()
     in_progress = serializers.IntegerField()

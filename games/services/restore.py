@@ -1,15 +1,19 @@
 """Restoring a league backup (``league_export``'s document) into a new league, every game re-scored.
 
 All or nothing: the whole document is read, every game replayed by the rules engine, and any problem
-(a hand the rules refuse, a seat naming nobody, a date that is not one) is reported; one problem and
-nothing is stored. Up to ``MAX_PROBLEMS`` are listed, each naming the game (``G7``) and hand.
+(a hand the rules refuse, a seat naming nobody, a date that is not one, seasons that overlap or share a
+name) is reported; one problem and nothing is stored. Up to ``MAX_PROBLEMS`` are listed, each naming the
+season (``season "Autumn 2026"``), or the game (``G7``) and hand.
+
+The document's format version stays 1 while what is added to it is optional: a match's ``game_type`` and
+``seasons`` came later, and a document without them still restores.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.db import DatabaseError, transaction
@@ -19,12 +23,13 @@ from django.utils.dateparse import parse_datetime
 from games import events
 from games.errors import InvalidInput, NotAllowed
 from games.idempotency import once
-from games.models import Game, Hand, League, Match, Membership, Player, game_type_name
+from games.models import Game, Hand, League, Match, Membership, Player, Season, game_type_name
 from games.rules import SEATS, RulesError, get_ruleset, ruleset_class, shown
 
 from .hands import apply_state, plain
 from .leagues import check_default_options, checked_slug, unique_slug
 from .matches import match_refresh
+from .seasons import check_order, checked_date, overlap_refusal, overlaps, plain_name
 
 FORMAT = "scorekeeper-league"
 VERSION = 1
@@ -50,6 +55,7 @@ class ImportReport:
 
     league: League
     players: int = 0
+    seasons: int = 0
     matches: int = 0
     hands: int = 0
     games: Counter = field(default_factory=Counter)  # by status
@@ -60,19 +66,21 @@ class ImportReport:
         """The report of an import made earlier (a retry with the same idempotency key)."""
         games = Counter({status: answer[status] for status in ("finished", "in_progress", "abandoned")})
         return cls(league=League.objects.get(pk=answer["league"]), players=answer["players"],
-                   matches=answer["matches"], hands=answer["hands"], games=games,
+                   seasons=answer.get("seasons", 0), matches=answer["matches"], hands=answer["hands"], games=games,
                    game_types=Counter(answer["game_types"]))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"players": self.players, "games": sum(self.games.values()), "finished": self.games["finished"],
-                "in_progress": self.games["in_progress"], "abandoned": self.games["abandoned"],
+        return {"players": self.players, "seasons": self.seasons, "games": sum(self.games.values()),
+                "finished": self.games["finished"], "in_progress": self.games["in_progress"], "abandoned": self.games["abandoned"],
                 "hands": self.hands, "matches": self.matches, "game_types": dict(self.game_types)}
 
     def sentence(self) -> str:
-        """``Imported 4 players, 3 games (2 Spades, 1 Trumps) with 41 hands; 2 finished, 1 in progress.``"""
+        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands; 2 finished, 1 in
+        progress.`` (seasons only when there are some)."""
         counts = self.as_dict()
         kinds = ", ".join(f"{count} {name}" for name, count in self.game_types.items())
         parts = [plural(counts["players"], "player"),
+                 *([plural(self.seasons, "season")] if self.seasons else []),
                  plural(counts["games"], "game") + (f" ({kinds})" if kinds else "")
                  + f" with {plural(counts['hands'], 'hand')}"]
         if self.matches:
@@ -120,8 +128,9 @@ def league_restore(*, document: Any, by, name: str | None = None, slug: str | No
 
     ``name``/``slug``: the new league's (default: the document's; a slug already taken is replaced by a free
     one, unless ``keep_slug``, where it is refused). Refused with :class:`ImportRefused` listing every
-    problem; then nothing is stored. Standings are computed in the background afterwards. A retry with the
-    same ``idempotency_key`` (the form sent twice) imports nothing more and gets the first report.
+    problem; then nothing is stored. Standings (all time and each season's) are computed in the background
+    afterwards. A retry with the same ``idempotency_key`` (the form sent twice) imports nothing more and gets
+    the first report.
     """
     if by is not None and not by.is_authenticated:
         raise NotAllowed("sign in to restore a league")
@@ -130,7 +139,9 @@ def league_restore(*, document: Any, by, name: str | None = None, slug: str | No
     def write() -> ImportReport:
         with transaction.atomic():
             report = restore(document, about, by=by, name=name, slug=slug, keep_slug=keep_slug)
-            events.league_players_changed(report.league)  # its standings are computed once committed
+            # Its standings are recomputed once committed, all time and each season's (none of its seasons has
+            # a watermark yet, so should that never run, the catch-up task finds them).
+            events.league_players_changed(report.league)
             return report
 
     def stored(report: ImportReport | None) -> dict[str, Any]:
@@ -174,9 +185,9 @@ def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> Import
     league.players.add(*players.values())
     report.players = len(players)
     games = require(document, "games", list, "document")
+    seasons, problems = restore_seasons(document.get("seasons", []), league=league, by=by)
     matches = restore_matches(document.get("matches", []), games, league=league, players=players, by=by)
     report.matches = len(matches)
-    problems: list[str] = []
     for entry in games:
         try:
             with transaction.atomic():
@@ -192,9 +203,56 @@ def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> Import
         report.hands += hands
     if problems:
         raise ImportRefused(problems)
+    Season.objects.bulk_create(seasons)
+    report.seasons = len(seasons)
     for match in matches.values():
         match_refresh(match=match)
     return report
+
+
+def restore_seasons(entries: Any, *, league: League, by) -> tuple[list[Season], list[str]]:
+    """The document's seasons (not stored yet) and the problems found in them, each naming the season.
+
+    The seasons service's rules: a name of 1 to 80 characters (spaces tidied) that no other season of the
+    league has, whatever the case; dates YYYY-MM-DD, not ending before they start and overlapping no
+    other season's (no end: open).
+    """
+    if not isinstance(entries, list):
+        raise InvalidInput('document: "seasons" is not a list', field="seasons")
+    seasons: list[Season] = []
+    problems: list[str] = []
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict):
+            problems.append(f"season {number}: not an object")
+            continue
+        where = f"season {shown(entry['name'])}" if isinstance(entry.get("name"), str) else f"season {number}"
+        try:
+            name = plain_name(entry.get("name"))
+            where = f"season {shown(name)}"
+            starts_on = season_day(entry.get("starts_on"), "starts_on")
+            ends_on = None if entry.get("ends_on") is None else season_day(entry["ends_on"], "ends_on")
+            check_order(starts_on, ends_on)
+        except InvalidInput as error:
+            problems.append(f"{where}: {error.message}")
+            continue
+        for other in seasons:
+            if other.name.lower() == name.lower():
+                problems.append(f"{where}: the backup has another season named {shown(other.name)}; the "
+                                "seasons of a league need different names (whatever the case)")
+                break
+            if overlaps(starts_on, ends_on, other):
+                problems.append(f"{where}: {overlap_refusal(other)}")
+                break
+        else:
+            seasons.append(Season(league=league, name=name, starts_on=starts_on, ends_on=ends_on, created_by=by))
+    return seasons, problems
+
+
+def season_day(value: Any, key: str) -> date:
+    try:
+        return checked_date(value, key)
+    except InvalidInput as error:
+        raise InvalidInput(f"{shown(key)} is {shown(value)}: {error.message}", field="seasons") from None
 
 
 def restore_matches(entries: Any, games: list, *, league, players, by) -> dict[str, Match]:

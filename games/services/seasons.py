@@ -46,12 +46,18 @@ def lock(league: League) -> None:
     League.objects.select_for_update().filter(pk=league.pk).values_list("pk", flat=True).first()
 
 
-def checked_name(league: League, name: Any, *, other_than: Season | None = None) -> str:
+def plain_name(name: Any) -> str:
+    """A season's name with its spaces tidied; refused when empty or too long."""
     if not isinstance(name, str) or not name.strip():
         raise InvalidInput("a season needs a name, e.g. Autumn 2026", field="name")
     name = " ".join(name.split())
     if len(name) > MAX_NAME:
         raise InvalidInput(f"a season's name can be at most {MAX_NAME} characters", field="name")
+    return name
+
+
+def checked_name(league: League, name: Any, *, other_than: Season | None = None) -> str:
+    name = plain_name(name)
     taken = Season.objects.filter(league=league, name__iexact=name)
     if other_than is not None:
         taken = taken.exclude(pk=other_than.pk)
@@ -88,18 +94,31 @@ def shown_date(day: date) -> str:
 def check_dates(league: League, starts_on: date, ends_on: date | None, *, other_than: Season | None = None,
                 field: str = "starts_on") -> None:
     """A season's dates: not ending before it starts, and overlapping none of the league's other seasons."""
-    if ends_on is not None and ends_on < starts_on:
-        raise InvalidInput(f"a season cannot end ({shown_date(ends_on)}) before it starts ({shown_date(starts_on)})",
-                           field="ends_on")
+    check_order(starts_on, ends_on)
     others = Season.objects.filter(league=league).order_by("starts_on", "id")
     if other_than is not None:
         others = others.exclude(pk=other_than.pk)
     for other in others:
-        if starts_on <= (other.ends_on or date.max) and other.starts_on <= (ends_on or date.max):
-            until = f"to {shown_date(other.ends_on)}" if other.ends_on else "on, still open"
-            raise StateConflict(
-                f"the dates overlap {shown(other.name)} ({shown_date(other.starts_on)} {until}); a game belongs "
-                "to one season, so a league's seasons cannot overlap", field=field)
+        if overlaps(starts_on, ends_on, other):
+            raise StateConflict(overlap_refusal(other), field=field)
+
+
+def check_order(starts_on: date, ends_on: date | None) -> None:
+    if ends_on is not None and ends_on < starts_on:
+        raise InvalidInput(f"a season cannot end ({shown_date(ends_on)}) before it starts ({shown_date(starts_on)})",
+                           field="ends_on")
+
+
+def overlaps(starts_on: date, ends_on: date | None, other: Season) -> bool:
+    """Whether the days ``starts_on`` to ``ends_on`` (open: no end) share one with ``other``'s."""
+    return starts_on <= (other.ends_on or date.max) and other.starts_on <= (ends_on or date.max)
+
+
+def overlap_refusal(other: Season) -> str:
+    """Why dates overlapping ``other`` are refused."""
+    until = f"to {shown_date(other.ends_on)}" if other.ends_on else "on, still open"
+    return (f"the dates overlap {shown(other.name)} ({shown_date(other.starts_on)} {until}); a game belongs "
+            "to one season, so a league's seasons cannot overlap")
 
 
 def dates_changed(season: Season) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.models import Game, League, Match, Player
+from games.models import Game, League, Match, Player, Season
 
 from .restore import FORMAT, VERSION, league_restore
 
@@ -19,7 +19,8 @@ def stamp(moment) -> str | None:
 
 def league_export(*, league: League) -> dict[str, Any]:
     """The league as one document (docs/league-backup.md; JSON Schema docs/league-backup.schema.json): its
-    settings, players, matches and games with their options, rules version and every hand as entered."""
+    settings, players, seasons (oldest first), matches and games with their options, rules version and every
+    hand as entered."""
     games = list(
         Game.objects.filter(league=league).order_by("started_at", "id").prefetch_related("hands")
     )
@@ -40,6 +41,11 @@ def league_export(*, league: League) -> dict[str, Any]:
             "default_options": league.default_options,
         },
         "players": [{"key": player_key[pk], "name": players[pk].name} for pk in player_ids],
+        "seasons": [
+            {"name": season.name, "starts_on": season.starts_on.isoformat(),
+             "ends_on": season.ends_on.isoformat() if season.ends_on else None}
+            for season in Season.objects.filter(league=league).order_by("starts_on", "id")
+        ],
         "matches": [
             {
                 "key": match_key[match.pk],

@@ -4,6 +4,7 @@ JSON Schema (docs/league-backup.schema.json) describes what is written."""
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 from pathlib import Path
 
 import jsonschema
@@ -11,8 +12,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games.integrity import game_mismatches
-from games.models import Game, League, Membership, Player, Standing
+from games.models import Game, League, Membership, Player, Season, Standing
+from games.models.seasons import today
+from games.models.standings import SeasonWatermark
 from games.rules import RULESETS
+from games.services.seasons import season_create
 from games.services.transfer import league_export
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "league-backup.schema.json").read_text())
@@ -44,10 +48,29 @@ def test_the_backup_is_the_owners(client, as_owner, client_for, member, stranger
     assert "backup.json" not in client.get(f"/leagues/{league.slug}/").content.decode()
 
 
-def test_the_backup_follows_its_json_schema(league, played):
+@pytest.fixture
+def seasons(league, owner, played):
+    """A season long closed, and the open one in which the games of ``played`` finished."""
+    return [season_create(league=league, name="Spring 2020", by=owner, starts_on=date(2020, 3, 1),
+                          ends_on=date(2020, 5, 31)),
+            season_create(league=league, name="This season", by=owner, starts_on=today() - timedelta(days=30))]
+
+
+def test_the_backup_follows_its_json_schema(league, played, seasons):
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    jsonschema.validate(league_export(league=league), SCHEMA, format_checker=jsonschema.FormatChecker())
+    document = league_export(league=league)
+    jsonschema.validate(document, SCHEMA, format_checker=jsonschema.FormatChecker())
     assert SCHEMA["$defs"]["game_type"]["enum"] == list(RULESETS)
+    assert document["seasons"] == [
+        {"name": "Spring 2020", "starts_on": "2020-03-01", "ends_on": "2020-05-31"},
+        {"name": "This season", "starts_on": (today() - timedelta(days=30)).isoformat(), "ends_on": None},
+    ]
+    # A backup written before seasons were kept is valid too.
+    del document["seasons"]
+    jsonschema.validate(document, SCHEMA, format_checker=jsonschema.FormatChecker())
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**document, "seasons": [{"name": "Autumn", "starts_on": "1 September"}]}, SCHEMA,
+                            format_checker=jsonschema.FormatChecker())
 
 
 def upload(document, name="thursday-club-backup.json") -> SimpleUploadedFile:
@@ -116,7 +139,7 @@ def test_the_api_restores_with_a_report_once_per_key(as_owner, league, played):
     assert first.status_code == again.status_code == 201
     assert first.json() == again.json()
     assert first.json()["league"]["slug"] == "thursday-copy"
-    assert first.json()["report"] == {"players": 4, "games": 2, "finished": 1, "in_progress": 1, "abandoned": 0,
+    assert first.json()["report"] == {"players": 4, "seasons": 0, "games": 2, "finished": 1, "in_progress": 1, "abandoned": 0,
                                       "hands": 3, "matches": 0, "game_types": {"Spades": 2},
                                       "summary": "Imported 4 players, 2 games (2 Spades) with 3 hands; "
                                                  "1 finished, 1 in progress."}
@@ -134,3 +157,75 @@ def test_the_api_lists_every_problem_and_stores_nothing(as_owner, anonymous, lea
     assert response.json()["document"][1].startswith("game G2: hand 1:")
     assert League.objects.count() == leagues
     assert anonymous.post("/api/v1/leagues/import/", {"document": document}, format="json").status_code == 401
+
+
+def test_a_restore_keeps_the_seasons_and_computes_their_standings(as_owner, league, played, seasons,
+                                                                  django_capture_on_commit_callbacks):
+    document = league_export(league=league)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = as_owner.post("/api/v1/leagues/import/", {"document": document, "slug": "thursday-copy"},
+                                 format="json")
+    assert response.status_code == 201
+    assert response.json()["report"]["seasons"] == 2
+    assert response.json()["report"]["summary"].startswith("Imported 4 players, 2 seasons, 2 games (2 Spades)")
+    restored = League.objects.get(slug="thursday-copy")
+    assert [(season.name, season.starts_on, season.ends_on) for season in restored.seasons.order_by("starts_on")] == [
+        (season.name, season.starts_on, season.ends_on) for season in seasons]
+    # The restored league's backup is the same document, but for its address.
+    assert league_export(league=restored) == {**document, "league": {**document["league"], "slug": "thursday-copy"}}
+    # Each season's standings are computed once the restore is committed: the open one counts the finished
+    # game, the old one nothing.
+    copies = {season.name: season for season in restored.seasons.all()}
+    assert SeasonWatermark.objects.filter(season__in=copies.values()).count() == 2
+    assert Standing.objects.filter(season=copies["This season"], game_type="spades").exists()
+    assert not Standing.objects.filter(season=copies["Spring 2020"]).exists()
+
+
+def test_a_backup_written_before_seasons_restores_without_them(owner_page, league, played, seasons,
+                                                               django_capture_on_commit_callbacks):
+    document = league_export(league=league)
+    del document["seasons"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = owner_page.post("/leagues/new/from-backup/", {"backup": upload(document), "name": "Old copy",
+                                                                 "slug": "old-copy"})
+    assert response.status_code == 302 and response["Location"] == "/leagues/old-copy/"
+    restored = League.objects.get(slug="old-copy")
+    assert not restored.seasons.exists() and restored.players.count() == 4
+    assert Standing.objects.filter(league=restored, season=None, game_type="spades").exists()
+
+
+@pytest.mark.parametrize(("season", "problem"), [
+    ({"name": "Summer 2020", "starts_on": "2020-05-01", "ends_on": "2020-08-31"},
+     'season "Summer 2020": the dates overlap "Spring 2020" (2020-03-01 to 2020-05-31); a game belongs to one '
+     "season, so a league's seasons cannot overlap"),
+    ({"name": "  this   SEASON ", "starts_on": "2019-01-01", "ends_on": "2019-12-31"},
+     'season "this SEASON": the backup has another season named "This season"; the seasons of a league need '
+     "different names (whatever the case)"),
+    ({"name": "Autumn 2020", "starts_on": "2020-09-01", "ends_on": "2020-08-01"},
+     'season "Autumn 2020": a season cannot end (2020-08-01) before it starts (2020-09-01)'),
+    ({"name": "Autumn 2020", "starts_on": "1 September"},
+     'season "Autumn 2020": "starts_on" is "1 September": a date is written YYYY-MM-DD, e.g. 2026-09-01'),
+])
+def test_a_backup_whose_seasons_break_the_rules_imports_nothing(as_owner, league, played, seasons, season, problem):
+    document = league_export(league=league)
+    document["seasons"].append(season)
+    counts = League.objects.count(), Season.objects.count(), Player.objects.count(), Game.objects.count()
+    response = as_owner.post("/api/v1/leagues/import/", {"document": document, "slug": "thursday-copy"},
+                             format="json")
+    assert response.status_code == 400
+    assert response.json()["document"] == [problem]
+    assert (League.objects.count(), Season.objects.count(), Player.objects.count(), Game.objects.count()) == counts
+
+
+def test_season_problems_are_listed_with_the_games_on_the_restore_page(owner_page, league, played, seasons):
+    document = league_export(league=league)
+    document["seasons"][0]["ends_on"] = None  # open from 2020 on: it overlaps the season of today
+    document["games"][0]["hands"][1]["record"]["tricks"]["N"] = 5
+    seasons_before = Season.objects.count()
+    response = owner_page.post("/leagues/new/from-backup/", {"backup": upload(document), "name": "Copy"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Nothing was imported." in page and "2 problems in this backup" in page
+    assert "season &quot;This season&quot;: the dates overlap &quot;Spring 2020&quot; (2020-03-01 on, still open)" in page
+    assert "game G1: hand 2: tricks add up to 14; they must add up to 13" in page
+    assert not League.objects.filter(name="Copy").exists() and Season.objects.count() == seasons_before

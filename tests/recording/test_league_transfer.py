@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from games.demo import load_demo
 from games.integrity import game_mismatches
-from games.models import Game, League
+from games.models import Game, League, Season
 from games.rules import get_ruleset
 
 
@@ -25,7 +26,12 @@ def export(slug, tmp_path, name="league.json") -> dict:
 
 
 def test_export_then_import_then_export_gives_the_same_document(demo_league, tmp_path):
+    Season.objects.create(league=demo_league, name="Winter 2025", starts_on=date(2025, 1, 1),
+                          ends_on=date(2025, 3, 31))
+    Season.objects.create(league=demo_league, name="Spring 2025", starts_on=date(2025, 4, 1))
     first = export(demo_league.slug, tmp_path)
+    assert first["seasons"] == [{"name": "Winter 2025", "starts_on": "2025-01-01", "ends_on": "2025-03-31"},
+                                {"name": "Spring 2025", "starts_on": "2025-04-01", "ends_on": None}]
     # Import it under another slug and export that: identical but for the slug.
     first["league"]["slug"] = "copy"
     (tmp_path / "copy.json").write_text(json.dumps(first))
@@ -33,6 +39,7 @@ def test_export_then_import_then_export_gives_the_same_document(demo_league, tmp
     assert export("copy", tmp_path, "again.json") == first
     copy = League.objects.get(slug="copy")
     assert copy.games.count() == demo_league.games.count()
+    assert copy.seasons.count() == 2
     for game in Game.objects.filter(league=copy).prefetch_related("hands"):
         assert game_mismatches(game) == []
 
