@@ -9,7 +9,8 @@ would send them:
   (every column converted as the ORM would, with the converters it would use);
 - :func:`insert`, :func:`update`: a row in, or some of a row's columns changed by id.
 
-Only ``games.services.hands`` uses them, inside its transaction; everything else writes through the ORM.
+Only ``games.services.hands`` uses them, inside its transaction; everything else writes through the ORM. One
+more is read after every write in a league commits (``games.webhooks.dispatch``): :func:`active_webhooks`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from django.db import connection
 from django.db.models import Model
 
 from games import policy
-from games.models import Game, League, Membership
+from games.models import Game, League, Membership, WebhookEndpoint
 
 
 def quoted(name: str) -> str:
@@ -133,3 +134,30 @@ def update(model: Any, pk: int, values: Mapping[str, Any]) -> None:
     with cursor() as updating:
         updating.execute(update_statement(model, tuple(values)), [*prepared(model, values), pk])
 
+
+
+@cache
+def active_webhooks_statement(vendor: str) -> str:
+    meta = WebhookEndpoint._meta
+    columns = ", ".join(quoted(field.column) for field in meta.concrete_fields)
+    return (f"SELECT {columns} FROM {quoted(meta.db_table)} WHERE {quoted('league_id')} = %s "
+            f"AND {quoted('is_active')} = %s ORDER BY {quoted('created_at')}, {quoted('id')}")  # the model's ordering
+
+
+def active_webhooks(league_id: int) -> list[WebhookEndpoint]:
+    """The league's active webhook endpoints (``WebhookEndpoint.objects.filter(league_id=..., is_active=True)``),
+    each column converted as the ORM would. Asked after every hand recorded in a league, and most leagues have
+    none: the statement is written once rather than built by the ORM each time."""
+    fields = WebhookEndpoint._meta.concrete_fields
+    with cursor() as reading:
+        reading.execute(active_webhooks_statement(connection.vendor), [league_id, True])
+        rows = reading.fetchall()
+    endpoints = []
+    names = [field.attname for field in fields]
+    for row in rows:
+        values = list(row)
+        for index, column, converters in converters_of(WebhookEndpoint, connection.vendor):
+            for convert in converters:
+                values[index] = convert(values[index], column, connection)
+        endpoints.append(WebhookEndpoint.from_db(connection.alias, names, values))
+    return endpoints
