@@ -290,8 +290,10 @@ def setup_django(database_url: str) -> None:
     os.environ.pop("REDIS_URL", None)  # in-process work needs no broker; gunicorn gets Redis
     os.environ["DEBUG"] = "false"
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
-    # The request profile records hands in-process, beside the baseline's endpoint, as fast as it can.
+    # In-process, the request profile records hands beside the baseline's endpoint and the reads ask for
+    # pages, each as fast as it can: no request limits (as for gunicorn, loadtest.stack.app_env).
     os.environ["THROTTLE_USER_WRITES"] = "off"
+    os.environ["THROTTLE_ANONYMOUS_READS"] = "off"
     os.environ["SCOREKEEPER_BENCH_ENDPOINT"] = "1"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     import django

@@ -259,7 +259,7 @@ def streamed(rows: QuerySet) -> Iterator[tuple]:
         yield from cursor.cursor.stream(statement, params, size=BATCH)
 
 
-# What one hand adds to the figures of its game's players: (seat index in SEATS, ((count, value), ...)) for
+# What one hand adds to the figures of its game's players: (seat index in SEATS, ((figure, count), ...)) for
 # each seat it adds to.
 Contribution = tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
 SEAT_INDEX = {seat: index for index, seat in enumerate(SEATS)}
