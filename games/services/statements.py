@@ -84,7 +84,13 @@ def read_for_write(game_id: int, by) -> Game | None:
     statement = locked_read(connection.vendor, connection.features.has_select_for_update_of)
     user_id = by.pk if by.is_authenticated else None
     with cursor() as reading:
-        reading.execute(statement, [user_id, game_id])
+        if connection.vendor == "postgresql" and connection.in_atomic_block:
+            # It opens the transaction: in pipeline mode psycopg sends the BEGIN with it, one round trip
+            # to the server for the two rather than one each.
+            with connection.wrap_database_errors, connection.connection.pipeline():
+                reading.execute(statement, [user_id, game_id])
+        else:
+            reading.execute(statement, [user_id, game_id])
         row = reading.fetchone()
     if row is None:
         return None
