@@ -35,18 +35,65 @@ def quoted(name: str) -> str:
 def cursor() -> Iterator[Any]:
     """A cursor for these statements. On PostgreSQL it sends the values apart from the statement
     (server-side binding), which costs less than writing each into the SQL text as Django's cursors do;
-    either way it logs its queries as Django's cursors do (the tests count them)."""
+    either way it logs its queries as Django's cursors do (the tests count them). Inside
+    :func:`sent_together` it stays open until the block ends, when its statement's answer has come."""
     if connection.vendor != "postgresql":
         with connection.cursor() as django_cursor:
             yield django_cursor
         return
+    pending = getattr(connection, PENDING, None)
+    if pending is not None:
+        wrapped = binding_cursor()
+        pending.append((wrapped, None))
+        yield wrapped
+        return
+    with binding_cursor() as wrapped:
+        yield wrapped
+
+
+PENDING = "scorekeeper_statements_sent_together"
+
+
+class Sent:
+    """A statement sent inside :func:`sent_together`: ``row`` is the first row it returned, once the block has
+    ended (at once outside one)."""
+
+    row: tuple | None = None
+
+
+@contextmanager
+def sent_together() -> Iterator[None]:
+    """The statements of this module run inside the block (none of them needing another's answer) are sent to
+    PostgreSQL without waiting for each one's answer, and the answers read when the block ends (psycopg's
+    pipeline mode): one round trip for them all. An error in one is raised when the block ends, as Django's
+    error (``IntegrityError``...); the server has then skipped the rest, and the transaction they are part of
+    is rolled back as after any failed statement. Elsewhere than PostgreSQL, or inside another such block,
+    they go one at a time as usual."""
+    if connection.vendor != "postgresql" or getattr(connection, PENDING, None) is not None:
+        yield
+        return
+    connection.ensure_connection()
+    pending: list[tuple[Any, Sent | None]] = []
+    setattr(connection, PENDING, pending)
+    try:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            yield
+        for sent_cursor, sent in pending:
+            if sent is not None:
+                sent.row = sent_cursor.fetchone()
+    finally:
+        setattr(connection, PENDING, None)
+        for sent_cursor, _ in pending:
+            sent_cursor.close()
+
+
+def binding_cursor() -> Any:
+    """A psycopg cursor binding values on the server, in Django's wrapper (PostgreSQL)."""
     import psycopg
 
     connection.ensure_connection()
     raw = psycopg.Cursor(connection.connection)
-    wrapped = connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
-    with wrapped:
-        yield wrapped
+    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 @cache
@@ -125,6 +172,26 @@ def update_statement(model: type[Model], fields: tuple[str, ...]) -> str:
 
 def prepared(model: type[Model], values: Mapping[str, Any]) -> list[Any]:
     return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]
+
+
+def insert_sent(model: Any, values: Mapping[str, Any]) -> Sent:
+    """Insert a row (``values`` by field name); the :class:`Sent` holds ``(id,)`` once its answer has come
+    (inside :func:`sent_together`, when the block ends)."""
+    pending = getattr(connection, PENDING, None) if connection.vendor == "postgresql" else None
+    sent = Sent()
+    if pending is None:
+        sent.row = (insert(model, values),)
+        return sent
+    inserting = binding_cursor()
+    pending.append((inserting, sent))
+    inserting.execute(insert_statement(model, tuple(values), True), prepared(model, values))
+    return sent
+
+
+def put(model: Any, values: Mapping[str, Any]) -> None:
+    """Insert a row whose id nobody asks for (``values`` by field name)."""
+    with cursor() as inserting:
+        inserting.execute(insert_statement(model, tuple(values), False), prepared(model, values))
 
 
 def insert(model: Any, values: Mapping[str, Any]) -> int:
