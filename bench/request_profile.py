@@ -5,9 +5,10 @@ client: the same middleware, authentication, views and statements as in gunicorn
 the HTTP server, one request at a time. Each request's wall time is split into
 
 - each SQL statement, named by what it does (its round trip and the database's work on it, as this
-  process waits for it): the token, the locked read, the hand, the game's totals, the key's answer, the
-  webhooks asked for after the commit, and the commit (psycopg's BEGIN goes with the first statement of
-  the transaction: the locked read for a hand, the INSERT for the baseline);
+  process waits for it): the token, the locked read, the hand, the game's totals and the key's answer
+  (sent together, in psycopg's pipeline mode: one wait for the three), the webhooks asked for after the
+  commit, and the commit (psycopg's BEGIN goes with the first statement of the transaction: sent with the
+  locked read for a hand, on its own before the INSERT for the baseline);
 - the Python around them, in parts timed by wrapping a few functions in this process only: the token
   authentication (its statement aside), the body's checks, the rules engine, building the answer's
   JSON (DRF's renderer), and the rest (middleware, routing, the views, the services' own work).
@@ -28,9 +29,9 @@ from typing import Any
 STATEMENTS = (  # (part, how its SQL starts or what it holds), first match wins
     ("SQL: the token", "authtoken_token"),
     ("SQL: the game locked, with league and role", "games_membership"),
-    ("SQL: the hand", 'INSERT INTO "games_hand"'),
-    ("SQL: the game's totals", 'UPDATE "games_game"'),
-    ("SQL: the key's answer", 'INSERT INTO "games_idempotencyrecord"'),
+    (TOGETHER := "SQL: the hand, the game's totals, the key's answer (sent together)", 'INSERT INTO "games_hand"'),
+    (TOGETHER, 'UPDATE "games_game"'),
+    (TOGETHER, 'INSERT INTO "games_idempotencyrecord"'),
     ("SQL: webhooks of the league (after commit)", "games_webhookendpoint"),
     ("SQL: the row", "INSERT INTO bench_insert"),
 )
@@ -50,6 +51,7 @@ class Clock:
     def __init__(self) -> None:
         self.spent: dict[str, float] = defaultdict(float)
         self.open: list[list[Any]] = []  # Python parts being timed: [part, started, SQL time inside]
+        self.last = "SQL: other"  # the part of the last statement sent
 
     def statement(self, execute, sql, params, many, context):
         started = time.perf_counter()
@@ -57,9 +59,20 @@ class Clock:
             return execute(sql, params, many, context)
         finally:
             took = time.perf_counter() - started
-            self.spent[part_of(sql)] += took
+            self.last = part_of(sql)
+            self.spent[self.last] += took
             for frame in self.open:
                 frame[2] += took
+
+    def wrap_answers(self, function: Callable) -> Callable:
+        """The end of a pipeline (statements sent together): waiting for their answers, counted with the last
+        statement sent."""
+        clock = self
+
+        def timed(*args, **kwargs):
+            return clock.statement(lambda *_: function(*args, **kwargs), clock.last, None, False, None)
+
+        return timed
 
     def wrap_sql(self, part: str, function: Callable) -> Callable:
         """A database call that is not a statement (the commit), timed as one."""
@@ -89,8 +102,8 @@ class Clock:
 
 
 def part_of(sql: str) -> str:
-    if sql == TRANSACTION:
-        return TRANSACTION
+    if sql == TRANSACTION or sql.startswith("SQL: "):  # a part already named
+        return sql
     for part, mark in STATEMENTS:
         if mark in sql:
             return part
@@ -115,8 +128,12 @@ def instrumented(clock: Clock) -> Iterator[None]:
         original = owner.__dict__[name]
         setattr(owner, name, clock.wrap(part, original))
         undo.append((owner, name, original))
+    import psycopg
     from django.db import connections
 
+    pipeline_exit = psycopg.Pipeline.__exit__
+    psycopg.Pipeline.__exit__ = clock.wrap_answers(pipeline_exit)  # type: ignore[method-assign]
+    undo.append((psycopg.Pipeline, "__exit__", pipeline_exit))
     database = connections["default"]
     database._commit = clock.wrap_sql(TRANSACTION, database._commit)  # type: ignore[method-assign]
     undo.append((database, "_commit", None))
@@ -185,7 +202,8 @@ def rows(profile: list[dict[str, Any]]) -> list[list[str]]:
     """One row per part: the mean ms a request spends in it for each endpoint, and the difference."""
     by_target = {entry["target"]: entry for entry in profile}
     hand, insert = by_target["record a hand"], by_target["minimal DRF insert"]
-    order = [part for part, _ in STATEMENTS] + [TRANSACTION, "SQL: other"] + [part for part, *_ in PYTHON] + [OTHER]
+    order = dict.fromkeys([part for part, _ in STATEMENTS] + [TRANSACTION, "SQL: other"]
+                          + [part for part, *_ in PYTHON] + [OTHER])
     out = []
     for part in order:
         mine, theirs = hand["parts"].get(part, 0.0), insert["parts"].get(part, 0.0)

@@ -148,7 +148,9 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   "Per hand Scorekeeper sends five statements in one transaction (`tests/api/",
                   "test_api_recording_statements.py` counts them): the token; the game row locked, with its",
                   "league and your role in it; the hand; the game's totals; the idempotency key's answer; and,",
-                  "once it has committed, one more: the league's webhook endpoints, to tell them. With the",
+                  "once it has committed, one more: the league's webhook endpoints, to tell them. The locked read",
+                  "goes with the transaction's BEGIN, and the hand, the totals and the key's answer go together",
+                  "(psycopg's pipeline mode): with the token and the COMMIT, five round trips to the server. With the",
                   "next `expected_number` the key is not looked up first (a reused key fails its unique index and",
                   "the request is retried with the look-up). The baseline sends two (the token, the INSERT). Both",
                   "also begin and commit a transaction and check their connection. Scoring itself is microseconds",
@@ -163,8 +165,8 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                       "process through Django's test client (no HTTP server, no network; the same middleware,",
                       f"authentication, views and statements), one request at a time, {done:,} of each in turns.",
                       "Each statement's time is its round trip and the database's work on it as the request waits",
-                      "(psycopg sends the transaction's BEGIN with its first statement); the Python parts are",
-                      "timed by wrapping those functions, their statements taken out. Mean ms a request:", "",
+                      "(statements sent together are one wait); the Python parts are timed by wrapping those",
+                      "functions, their statements taken out. Mean ms a request:", "",
                       *table(PROFILE_HEADERS, profile_rows(results["request_profile"])), ""]
     if "engine" in results:
         lines += ["## Rules engine", "",
