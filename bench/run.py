@@ -90,6 +90,7 @@ RECORDING_HEADERS = ["endpoint", "clients", "requests", "errors", "req/s", "p50 
                      "CPU ms a request: web", "database", "clients"]
 READ_HEADERS = ["league", "page", "url", "status", "queries", "median ms", "p90 ms", "size"]
 REBUILD_HEADERS = ["league", "players", "games", "hands", "standing lines", "rebuild s"]
+PROFILE_HEADERS = ["part of a request", "record a hand, ms", "minimal DRF insert, ms", "difference"]
 
 
 def engine_rows(results: list[dict]) -> list[list[str]]:
@@ -146,13 +147,27 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   *table(RECORDING_HEADERS, recording_rows(results["recording"])), "",
                   "Per hand Scorekeeper sends five statements in one transaction (`tests/api/",
                   "test_api_recording_statements.py` counts them): the token; the game row locked, with its",
-                  "league and your role in it; the hand; the game's totals; the idempotency key's answer. With the",
+                  "league and your role in it; the hand; the game's totals; the idempotency key's answer; and,",
+                  "once it has committed, one more: the league's webhook endpoints, to tell them. The locked read",
+                  "goes with the transaction's BEGIN, and the hand, the totals and the key's answer go together",
+                  "(psycopg's pipeline mode): with the token and the COMMIT, five round trips to the server. With the",
                   "next `expected_number` the key is not looked up first (a reused key fails its unique index and",
                   "the request is retried with the look-up). The baseline sends two (the token, the INSERT). Both",
                   "also begin and commit a transaction and check their connection. Scoring itself is microseconds",
                   "(above). Everything shares two cores: gunicorn's workers, PostgreSQL and the client threads, so",
                   "beyond four clients requests queue for a worker, and latency at 16 clients is about 16 / the",
                   "requests per second (Little's law) whatever the server does.", ""]
+        if "request_profile" in results:
+            from bench.request_profile import rows as profile_rows
+
+            done = results["request_profile"][0]["requests"]
+            lines += ["Where one request's time goes (`bench/request_profile.py`): the same two endpoints in this",
+                      "process through Django's test client (no HTTP server, no network; the same middleware,",
+                      f"authentication, views and statements), one request at a time, {done:,} of each in turns.",
+                      "Each statement's time is its round trip and the database's work on it as the request waits",
+                      "(statements sent together are one wait); the Python parts are timed by wrapping those",
+                      "functions, their statements taken out. Mean ms a request:", "",
+                      *table(PROFILE_HEADERS, profile_rows(results["request_profile"])), ""]
     if "engine" in results:
         lines += ["## Rules engine", "",
                   "Hands scored per CPU second, replaying one long game of seeded random hands (`bench/engine.py`,",
@@ -204,6 +219,10 @@ def print_results(results: dict, skipped: list[str]) -> None:
     for name, headers, rows_of in sections:
         if name in results:
             print_table(name, headers, rows_of(results[name]))
+    if "request_profile" in results:
+        from bench.request_profile import rows as profile_rows
+
+        print_table("a request, part by part (mean ms)", PROFILE_HEADERS, profile_rows(results["request_profile"]))
     if "standings" in results:
         print("\nstandings of a large league\n" + results["standings"])
     for reason in skipped:
@@ -273,6 +292,11 @@ def setup_django(database_url: str) -> None:
     os.environ.pop("REDIS_URL", None)  # in-process work needs no broker; gunicorn gets Redis
     os.environ["DEBUG"] = "false"
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    # In-process, the request profile records hands beside the baseline's endpoint and the reads ask for
+    # pages, each as fast as it can: no request limits (as for gunicorn, loadtest.stack.app_env).
+    os.environ["THROTTLE_USER_WRITES"] = "off"
+    os.environ["THROTTLE_ANONYMOUS_READS"] = "off"
+    os.environ["SCOREKEEPER_BENCH_ENDPOINT"] = "1"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     import django
 
@@ -308,6 +332,10 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
                                              max_requests=2000 if args.quick else 8000, meter=meter)
         server.stop()
         server = None
+        print("a request, part by part (in-process) ...", flush=True)
+        from bench import request_profile
+
+        results["request_profile"] = request_profile.run(requests=200 if args.quick else 800)
         print("reads ...", flush=True)
         sizes = {"small": (20, 100), "large": (60, 600)} if args.quick else reads.SIZES
         results["reads"], results["rebuilds"] = reads.run(sizes)

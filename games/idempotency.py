@@ -45,10 +45,11 @@ def stored_answer(*, user, scope: str, key: str, request_hash: str) -> dict[str,
 
 def remember_answer(*, user, scope: str, key: str, request_hash: str, answer: dict[str, Any],
                     game: Game | None = None) -> None:
-    # One statement written out once (games.services.statements): every hand recorded with a key ends here.
+    # One statement written out once (games.services.statements): every hand recorded with a key ends here,
+    # sent with the hand's own statements (``statements.sent_together``).
     from games.services import statements
 
-    statements.insert(IdempotencyRecord, {"user": user.pk, "scope": scope, "key": key, "request_hash": request_hash,
+    statements.put(IdempotencyRecord, {"user": user.pk, "scope": scope, "key": key, "request_hash": request_hash,
                                           "result": answer, "game": game.pk if game else None,
                                           "created_at": timezone.now()})
 

@@ -116,7 +116,7 @@ def is_int(value: Any) -> bool:
 # --- values --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ScoredHand:
     """One hand as scored: who dealt it, what each side gained or lost, and the totals after it.
 
@@ -136,6 +136,18 @@ class ScoredHand:
     _totals: Mapping[str, int]
     _extras: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     _details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, number: int, dealer: str, _record: Mapping[str, Any], _delta: Mapping[str, int],
+                 _totals: Mapping[str, int], _extras: Mapping[str, Mapping[str, int]] | None = None,
+                 _details: Mapping[str, Any] | None = None) -> None:
+        # Every hand scored builds one: see ``set_slots`` below for why the fields are set this way.
+        _set_hand_number(self, number)
+        _set_hand_dealer(self, dealer)
+        _set_hand_record(self, _record)
+        _set_hand_delta(self, _delta)
+        _set_hand_totals(self, _totals)
+        _set_hand_extras(self, {} if _extras is None else _extras)
+        _set_hand_details(self, {} if _details is None else _details)
 
     @property
     def record(self) -> Mapping[str, Any]:
@@ -169,7 +181,7 @@ class ScoredHand:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class GameState:
     """Where a game stands after some hands.
 
@@ -185,6 +197,17 @@ class GameState:
     finished: bool = False
     winner: str | None = None
     hands: tuple[ScoredHand, ...] = ()
+
+    def __init__(self, totals: Mapping[str, int], extras: Mapping[str, Mapping[str, int]], hands_played: int,
+                 next_dealer: str, finished: bool = False, winner: str | None = None,
+                 hands: tuple[ScoredHand, ...] = ()) -> None:
+        _set_state_totals(self, totals)
+        _set_state_extras(self, extras)
+        _set_state_hands_played(self, hands_played)
+        _set_state_next_dealer(self, next_dealer)
+        _set_state_finished(self, finished)
+        _set_state_winner(self, winner)
+        _set_state_hands(self, hands)
 
     @property
     def next_number(self) -> int:
@@ -203,13 +226,37 @@ class GameState:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandScore:
     """What a game's ``score`` hook returns: the change per side, extras after the hand, details."""
 
     delta: Mapping[str, int]
     extras: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, delta: Mapping[str, int], extras: Mapping[str, Mapping[str, int]] | None = None,
+                 details: Mapping[str, Any] | None = None) -> None:
+        _set_score_delta(self, delta)
+        _set_score_extras(self, {} if extras is None else extras)
+        _set_score_details(self, {} if details is None else details)
+
+
+# The frozen values above are built once or twice for every hand scored. The ``__init__`` a frozen
+# dataclass writes sets each field through ``object.__setattr__`` (its own ``__setattr__`` refuses),
+# which costs more than the rest of building the value; their ``__init__`` set each slot through the
+# slot's own descriptor instead, which is what ``object.__setattr__`` ends up calling. Once built they
+# are as frozen as before: assigning a field raises ``FrozenInstanceError``.
+def set_slots(cls: type, *names: str) -> tuple[Any, ...]:
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
+(_set_hand_number, _set_hand_dealer, _set_hand_record, _set_hand_delta, _set_hand_totals, _set_hand_extras,
+ _set_hand_details) = set_slots(ScoredHand, "number", "dealer", "_record", "_delta", "_totals", "_extras",
+                                "_details")
+(_set_state_totals, _set_state_extras, _set_state_hands_played, _set_state_next_dealer, _set_state_finished,
+ _set_state_winner, _set_state_hands) = set_slots(GameState, "totals", "extras", "hands_played", "next_dealer",
+                                                  "finished", "winner", "hands")
+_set_score_delta, _set_score_extras, _set_score_details = set_slots(HandScore, "delta", "extras", "details")
 
 
 # --- the ruleset ---------------------------------------------------------------------------------

@@ -221,6 +221,59 @@ class Spades(Ruleset):
 
     def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
         bids, tricks = record["bids"], record["tricks"]
+        if self.partnerships:
+            north, east, south, west = bids["N"], bids["E"], bids["S"], bids["W"]
+            if (type(north) is int and north and type(east) is int and east and type(south) is int and south
+                    and type(west) is int and west):
+                # The usual hand: two partnerships, four trick bids, no nil. The same rules as below,
+                # in fewer steps (each side's seats are N, S and E, W).
+                return self.score_trick_bids(north + south, tricks["N"] + tricks["S"], east + west,
+                                             tricks["E"] + tricks["W"], state.extras["bags"])
+        return self.score_any(bids, tricks, state)
+
+    def score_trick_bids(self, ns_contract: int, ns_tricks: int, ew_contract: int, ew_tricks: int,
+                         bags_before: Mapping[str, int]) -> HandScore:
+        """A hand of two partnerships where every seat bid tricks: each side's contract and tricks."""
+        ns_points, ns_bags, ns_side = self.side_score(ns_contract, ns_tricks, bags_before["NS"])
+        ew_points, ew_bags, ew_side = self.side_score(ew_contract, ew_tricks, bags_before["EW"])
+        ns_made, ew_made = ns_side["made"], ew_side["made"]
+        return HandScore(
+            delta={"NS": ns_points, "EW": ew_points},
+            extras={"bags": {"NS": ns_bags, "EW": ew_bags}},
+            details={"sides": {"NS": ns_side, "EW": ew_side}, "nils": [],
+                     "bids_made": {"N": ns_made, "E": ew_made, "S": ns_made, "W": ew_made}},
+        )
+
+    def side_score(self, contract: int, counted: int, bags_before: int) -> tuple[int, int, dict[str, Any]]:
+        """A side without nil bids: its points, its bags after the hand and its ``details["sides"]`` entry."""
+        made = counted >= contract
+        if made:
+            points = TRICK_POINTS * contract
+            overtricks = counted - contract
+        else:
+            points = -TRICK_POINTS * contract
+            overtricks = 0
+        bags_gained = penalty = 0
+        bags_after = bags_before
+        bag_mode = self.options["bag_mode"]
+        if bag_mode == "cycle":
+            points += overtricks
+            bags_gained = overtricks
+            bags_after += bags_gained
+            bag_limit = self.options["bag_limit"]
+            if not 0 <= bags_after < bag_limit:
+                cycles, bags_after = divmod(bags_after, bag_limit)
+                penalty = cycles * self.options["bag_penalty"]
+                points -= penalty
+        elif bag_mode == "minus_one":
+            points -= overtricks
+        else:
+            points += overtricks
+        return points, bags_after, {"contract": contract, "tricks": counted, "made": made,
+                                    "overtricks": overtricks, "bags": bags_gained, "bag_penalty": penalty}
+
+    def score_any(self, bids: Mapping[str, Any], tricks: Mapping[str, int], state: GameState) -> HandScore:
+        """Any hand: nil bids, blind nils, or every seat playing alone."""
         options = self.options
         bag_mode, bag_limit, bag_penalty = options["bag_mode"], options["bag_limit"], options["bag_penalty"]
         bags_before = state.extras["bags"]

@@ -11,6 +11,7 @@ a retry gets that answer back, and a request that fails leaves its key free at o
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,13 +182,19 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     was_finished = locked.status == Game.Status.FINISHED
     apply_state(locked, state)
     locked.updated_at = timezone.now()
-    hand = stored_hand(locked, state.hands[-1], record, by)
-    if state.finished and locked.match_id:
-        match_refresh(match=locked.match)
-    payload = hand_payload(hand, locked)
-    if keyed:
-        remember_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash,
-                        answer=payload, game=locked)
+    finishing_match = state.finished and locked.match_id
+    # The hand, the game's new state and the key's answer need nothing from one another: they are sent
+    # together, one round trip for the three (but when the game ends a match, which reads the stored game).
+    with nullcontext() if finishing_match else statements.sent_together():
+        hand, hand_id = stored_hand(locked, state.hands[-1], record, by)
+        if finishing_match:
+            match_refresh(match=locked.match)
+        payload = hand_payload(hand, locked)
+        if keyed:
+            remember_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash,
+                            answer=payload, game=locked)
+    assert hand_id.row is not None  # the insert returns the hand's id
+    hand.pk = hand_id.row[0]
     events.hand_recorded(locked, hand)
     if state.finished and not was_finished:
         events.game_finished(locked)
@@ -196,19 +203,19 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     return HandResult(payload=payload, hand=hand, game=locked)
 
 
-def stored_hand(game: Game, scored, record: Mapping[str, Any], by) -> Hand:
-    """Insert the scored hand and store the game's new state (``apply_state``, its ``updated_at`` set);
-    the hand as stored."""
+def stored_hand(game: Game, scored, record: Mapping[str, Any], by) -> tuple[Hand, statements.Sent]:
+    """Insert the scored hand and store the game's new state (``apply_state``, its ``updated_at`` set): the hand
+    as stored, but for its id, which the insert gives (inside ``statements.sent_together``, once it ends)."""
     values = {"game": game.pk, "number": scored.number, "record": plain(record), "dealer": scored.dealer,
               "delta": plain(scored.delta), "totals": plain(scored.totals), "extras": plain(scored.extras),
               "details": plain(scored.details), "entered_by": by.pk if by.is_authenticated else None,
               "entered_at": game.updated_at, "updated_at": game.updated_at}
-    pk = statements.insert(Hand, values)
+    sent = statements.insert_sent(Hand, values)
     statements.update(Game, game.pk, {name: getattr(game, name) for name in GAME_STATE_FIELDS})
     hand = Hand.from_db(connection.alias, [field.attname for field in Hand._meta.concrete_fields],
-                        [pk, *values.values()])
+                        [sent.row[0] if sent.row else None, *values.values()])
     hand.game = game
-    return hand
+    return hand, sent
 
 
 # --- corrections -----------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ would send them:
   (every column converted as the ORM would, with the converters it would use);
 - :func:`insert`, :func:`update`: a row in, or some of a row's columns changed by id.
 
-Only ``games.services.hands`` uses them, inside its transaction; everything else writes through the ORM.
+Only ``games.services.hands`` uses them, inside its transaction; everything else writes through the ORM. One
+more is read after every write in a league commits (``games.webhooks.dispatch``): :func:`active_webhooks`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from django.db import connection
 from django.db.models import Model
 
 from games import policy
-from games.models import Game, League, Membership
+from games.models import Game, League, Membership, WebhookEndpoint
 
 
 def quoted(name: str) -> str:
@@ -34,18 +35,65 @@ def quoted(name: str) -> str:
 def cursor() -> Iterator[Any]:
     """A cursor for these statements. On PostgreSQL it sends the values apart from the statement
     (server-side binding), which costs less than writing each into the SQL text as Django's cursors do;
-    either way it logs its queries as Django's cursors do (the tests count them)."""
+    either way it logs its queries as Django's cursors do (the tests count them). Inside
+    :func:`sent_together` it stays open until the block ends, when its statement's answer has come."""
     if connection.vendor != "postgresql":
         with connection.cursor() as django_cursor:
             yield django_cursor
         return
+    pending = getattr(connection, PENDING, None)
+    if pending is not None:
+        wrapped = binding_cursor()
+        pending.append((wrapped, None))
+        yield wrapped
+        return
+    with binding_cursor() as wrapped:
+        yield wrapped
+
+
+PENDING = "scorekeeper_statements_sent_together"
+
+
+class Sent:
+    """A statement sent inside :func:`sent_together`: ``row`` is the first row it returned, once the block has
+    ended (at once outside one)."""
+
+    row: tuple | None = None
+
+
+@contextmanager
+def sent_together() -> Iterator[None]:
+    """The statements of this module run inside the block (none of them needing another's answer) are sent to
+    PostgreSQL without waiting for each one's answer, and the answers read when the block ends (psycopg's
+    pipeline mode): one round trip for them all. An error in one is raised when the block ends, as Django's
+    error (``IntegrityError``...); the server has then skipped the rest, and the transaction they are part of
+    is rolled back as after any failed statement. Elsewhere than PostgreSQL, or inside another such block,
+    they go one at a time as usual."""
+    if connection.vendor != "postgresql" or getattr(connection, PENDING, None) is not None:
+        yield
+        return
+    connection.ensure_connection()
+    pending: list[tuple[Any, Sent | None]] = []
+    setattr(connection, PENDING, pending)
+    try:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            yield
+        for sent_cursor, sent in pending:
+            if sent is not None:
+                sent.row = sent_cursor.fetchone()
+    finally:
+        setattr(connection, PENDING, None)
+        for sent_cursor, _ in pending:
+            sent_cursor.close()
+
+
+def binding_cursor() -> Any:
+    """A psycopg cursor binding values on the server, in Django's wrapper (PostgreSQL)."""
     import psycopg
 
     connection.ensure_connection()
     raw = psycopg.Cursor(connection.connection)
-    wrapped = connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
-    with wrapped:
-        yield wrapped
+    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
 
 
 @cache
@@ -83,7 +131,13 @@ def read_for_write(game_id: int, by) -> Game | None:
     statement = locked_read(connection.vendor, connection.features.has_select_for_update_of)
     user_id = by.pk if by.is_authenticated else None
     with cursor() as reading:
-        reading.execute(statement, [user_id, game_id])
+        if connection.vendor == "postgresql" and connection.in_atomic_block:
+            # It opens the transaction: in pipeline mode psycopg sends the BEGIN with it, one round trip
+            # to the server for the two rather than one each.
+            with connection.wrap_database_errors, connection.connection.pipeline():
+                reading.execute(statement, [user_id, game_id])
+        else:
+            reading.execute(statement, [user_id, game_id])
         row = reading.fetchone()
     if row is None:
         return None
@@ -120,6 +174,26 @@ def prepared(model: type[Model], values: Mapping[str, Any]) -> list[Any]:
     return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]
 
 
+def insert_sent(model: Any, values: Mapping[str, Any]) -> Sent:
+    """Insert a row (``values`` by field name); the :class:`Sent` holds ``(id,)`` once its answer has come
+    (inside :func:`sent_together`, when the block ends)."""
+    pending = getattr(connection, PENDING, None) if connection.vendor == "postgresql" else None
+    sent = Sent()
+    if pending is None:
+        sent.row = (insert(model, values),)
+        return sent
+    inserting = binding_cursor()
+    pending.append((inserting, sent))
+    inserting.execute(insert_statement(model, tuple(values), True), prepared(model, values))
+    return sent
+
+
+def put(model: Any, values: Mapping[str, Any]) -> None:
+    """Insert a row whose id nobody asks for (``values`` by field name)."""
+    with cursor() as inserting:
+        inserting.execute(insert_statement(model, tuple(values), False), prepared(model, values))
+
+
 def insert(model: Any, values: Mapping[str, Any]) -> int:
     """Insert a row (``values`` by field name) and return its id."""
     returning = connection.features.can_return_columns_from_insert
@@ -133,3 +207,30 @@ def update(model: Any, pk: int, values: Mapping[str, Any]) -> None:
     with cursor() as updating:
         updating.execute(update_statement(model, tuple(values)), [*prepared(model, values), pk])
 
+
+
+@cache
+def active_webhooks_statement(vendor: str) -> str:
+    meta = WebhookEndpoint._meta
+    columns = ", ".join(quoted(field.column) for field in meta.concrete_fields)
+    return (f"SELECT {columns} FROM {quoted(meta.db_table)} WHERE {quoted('league_id')} = %s "
+            f"AND {quoted('is_active')} = %s ORDER BY {quoted('created_at')}, {quoted('id')}")  # the model's ordering
+
+
+def active_webhooks(league_id: int) -> list[WebhookEndpoint]:
+    """The league's active webhook endpoints (``WebhookEndpoint.objects.filter(league_id=..., is_active=True)``),
+    each column converted as the ORM would. Asked after every hand recorded in a league, and most leagues have
+    none: the statement is written once rather than built by the ORM each time."""
+    fields = WebhookEndpoint._meta.concrete_fields
+    with cursor() as reading:
+        reading.execute(active_webhooks_statement(connection.vendor), [league_id, True])
+        rows = reading.fetchall()
+    endpoints = []
+    names = [field.attname for field in fields]
+    for row in rows:
+        values = list(row)
+        for index, column, converters in converters_of(WebhookEndpoint, connection.vendor):
+            for convert in converters:
+                values[index] = convert(values[index], column, connection)
+        endpoints.append(WebhookEndpoint.from_db(connection.alias, names, values))
+    return endpoints

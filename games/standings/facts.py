@@ -20,7 +20,7 @@ from django.db.models import Case, CharField, Q, QuerySet, TextField, Value, Whe
 from django.db.models.functions import Cast, Coalesce
 
 from games.models import CountedResult, Game, Hand, Match
-from games.rules import Ruleset, ruleset_class, rulesets
+from games.rules import SEATS, Ruleset, ruleset_class, rulesets
 
 from .figures import FiguresBuilder
 from .results import GameResult, MatchOutcome, int_totals
@@ -224,15 +224,11 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
     return LeagueFacts(games=games, matches=matches, seats=seats, rulesets=rulesets)
 
 
-def hands_of(scope: Scope, game_ids: Collection[int] | None = None, *, game_type: str | None = None,
-             players: Collection[int] | None = None) -> Iterator[tuple[int, Any, Any]]:
+def hand_rows(scope: Scope, game_ids: Collection[int] | None = None, *, game_type: str | None = None,
+              players: Collection[int] | None = None) -> Iterator[tuple[int, str, str]]:
     """(game id, record, details) of every hand of the league's finished games (or of these games, of this
-    game type, or in which any of these players sat); the record empty where the game's figures do not read
-    it (``Ruleset.figures_read_record``).
-
-    The two JSON columns are read as text and decoded a few thousand hands at a time, in one call each
-    time (``orjson``): decoding hundreds of thousands of small documents one by one costs more than
-    reading them.
+    game type, or in which any of these players sat), the two JSON documents as the database writes them
+    out (text); the record ``{}`` where the game's figures do not read it (``Ruleset.figures_read_record``).
     """
     hands = Hand.objects.filter(game__league_id=scope.league_id, game__status=Game.Status.FINISHED)
     if game_ids is not None:
@@ -250,15 +246,8 @@ def hands_of(scope: Scope, game_ids: Collection[int] | None = None, *, game_type
     reading_records = [ruleset.game_type for ruleset in rulesets() if ruleset.figures_read_record]
     record = Case(When(game__game_type__in=reading_records, then=Cast("record", TextField())), default=Value("{}"),
                   output_field=TextField())
-    rows = streamed(hands.order_by().annotate(record_text=record, details_text=Cast("details", TextField()))
+    return streamed(hands.order_by().annotate(record_text=record, details_text=Cast("details", TextField()))
                     .values_list("game_id", "record_text", "details_text"))
-    chunk: list[tuple[int, str, str]] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == BATCH:
-            yield from decoded(chunk)
-            chunk = []
-    yield from decoded(chunk)
 
 
 def streamed(rows: QuerySet) -> Iterator[tuple]:
@@ -277,12 +266,15 @@ def streamed(rows: QuerySet) -> Iterator[tuple]:
         yield from cursor.cursor.stream(statement, params, size=BATCH)
 
 
-def decoded(chunk: list[tuple[int, str, str]]) -> Iterator[tuple[int, Any, Any]]:
-    if not chunk:
-        return
-    pairs = orjson.loads("[" + ",".join(f"[{record},{details}]" for _, record, details in chunk) + "]")
-    for (game_id, _, _), (record, details) in zip(chunk, pairs, strict=True):
-        yield game_id, record, details
+# What one hand adds to the figures of its game's players: (seat index in SEATS, ((figure, count), ...)) for
+# each seat it adds to.
+Contribution = tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
+SEAT_INDEX = {seat: index for index, seat in enumerate(SEATS)}
+
+
+def contribution(ruleset: Ruleset, record_text: str, details_text: str) -> Contribution:
+    figures = ruleset.figures(orjson.loads(record_text), orjson.loads(details_text))
+    return tuple((SEAT_INDEX[seat], tuple(counts.items())) for seat, counts in figures.items() if counts)
 
 
 def figures_of(scope: Scope, facts: LeagueFacts, only_these_games: bool = False, *,
@@ -294,14 +286,35 @@ def figures_of(scope: Scope, facts: LeagueFacts, only_these_games: bool = False,
     ``players`` and ``game_type``: read the hands of the games of that type in which those players sat.
     """
     builder = FiguresBuilder()
-    hands = 0
     if only_these_games and not facts.rulesets:
         return builder.figures(), 0
-    rows = hands_of(scope, facts.rulesets if only_these_games else None, game_type=game_type, players=players)
-    for game_id, record, details in rows:
-        ruleset = facts.rulesets.get(game_id)
+    rows = hand_rows(scope, facts.rulesets if only_these_games else None, game_type=game_type, players=players)
+    # A league's hands say the same few thousand things over and over (the same bids made, the same bags):
+    # what a hand adds is worked out once per ruleset and pair of documents, from their text, and the text
+    # of the others is not decoded at all. Each game's hand count is added to its players once, at the end.
+    known: dict[tuple[Ruleset, str, str], Contribution] = {}
+    hands_in: dict[int, int] = {}
+    tallies_of: dict[int, tuple[dict[str, int], ...]] = {}
+    rulesets, seats = facts.rulesets, facts.seats
+    for game_id, record_text, details_text in rows:
+        ruleset = rulesets.get(game_id)
         if ruleset is None:  # not among the results read (it finished, or changed, after they were)
             continue
-        hands += 1
-        builder.add_hand(ruleset, facts.seats[game_id], record, details)
-    return builder.figures(), hands
+        tallies = tallies_of.get(game_id)
+        if tallies is None:
+            tallies = tallies_of[game_id] = builder.seat_tallies(ruleset.game_type, seats[game_id])
+            hands_in[game_id] = 1
+        else:
+            hands_in[game_id] += 1
+        key = (ruleset, record_text, details_text)
+        adds = known.get(key)
+        if adds is None:
+            adds = known[key] = contribution(ruleset, record_text, details_text)
+        for seat, counts in adds:
+            tally = tallies[seat]
+            for name, value in counts:
+                tally[name] = tally.get(name, 0) + value
+    for game_id, hands in hands_in.items():
+        for tally in tallies_of[game_id]:
+            tally["hands"] += hands
+    return builder.figures(), sum(hands_in.values())

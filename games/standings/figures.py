@@ -33,6 +33,17 @@ class FiguresBuilder:
             for name, value in figures.items():
                 tally[name] = tally.get(name, 0) + value
 
+    def seat_tallies(self, game_type: str, seats: Mapping[str, int]) -> tuple[dict[str, int], ...]:
+        """The tallies of a game's four players (in ``SEATS`` order), made if new: for adding up many hands."""
+        counts, out = self.counts, []
+        for seat in SEATS:
+            key = (game_type, seats[seat])
+            tally = counts.get(key)
+            if tally is None:
+                tally = counts[key] = {"hands": 0}
+            out.append(tally)
+        return tuple(out)
+
     def figures(self) -> dict[tuple[str, int], dict[str, int]]:
         """Every count the game type names (0 when it never happened), plus ``hands``."""
         out = {}

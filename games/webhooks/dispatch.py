@@ -14,7 +14,8 @@ from typing import Any
 
 from django.db import transaction
 
-from games.models import WebhookDelivery, WebhookEndpoint
+from games.models import WebhookDelivery
+from games.services import statements
 
 from .payloads import envelope
 
@@ -37,8 +38,7 @@ def emit(league_id: int | None, event: str, data: Callable[[], dict[str, Any]]) 
 
 def fan_out(league_id: int, event: str, data: Callable[[], dict[str, Any]]) -> list[int]:
     try:
-        endpoints = [endpoint for endpoint in WebhookEndpoint.objects.filter(league_id=league_id, is_active=True)
-                     if event in endpoint.events]
+        endpoints = [endpoint for endpoint in statements.active_webhooks(league_id) if event in endpoint.events]
         if not endpoints:
             return []
         payload = envelope(event, data())
