@@ -25,9 +25,9 @@ def test_work_queued_outside_a_request_runs_at_once():
 
 
 @pytest.fixture
-def request_signals():
-    """A request's start and end as the background work sees them, without Django closing database connections
-    (as its test client does): a connection left open by an earlier test is not this test's to touch."""
+def request_signals(db):
+    """A request's start and end as the background work sees them, in a test's transaction as a request in the
+    test client is, and without Django closing database connections (as its test client does)."""
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     yield
