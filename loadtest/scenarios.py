@@ -396,12 +396,13 @@ def all_scenarios() -> dict:
 class Session:
     """One migrated template and a work folder for logs, shared by the scenarios of a run."""
 
-    # Celery's queue lives in this Redis database, apart from the app's and the other tests' (db 0).
+    # Celery's queue lives in this Redis database, apart from the app's and the other tests' (db 0). Sessions
+    # that run side by side each take a database of their own: a worker takes whatever is queued in its own.
     REDIS_DB = "7"
 
-    def __init__(self, *, database_url: str, redis_url: str | None):
+    def __init__(self, *, database_url: str, redis_url: str | None, redis_db: str = REDIS_DB):
         self.postgres = services.Postgres(database_url)
-        self.redis_url = services.with_path(redis_url, self.REDIS_DB) if redis_url else None
+        self.redis_url = services.with_path(redis_url, redis_db) if redis_url else None
         self.workdir = services.work_dir("scorekeeper-load-")
         self.template = Template(self.postgres, self.workdir)
 

@@ -23,7 +23,10 @@ from django.conf import settings
 from tests.conftest import need, using_postgres
 
 # Its stack shares the load tests' Redis database (loadtest.scenarios.Session): one after another with them.
-pytestmark = [pytest.mark.services, pytest.mark.xdist_group("load-stack")]
+# Its own stack, with its own Celery queue (Redis database 8), beside the load tests' (7): the two run side by
+# side in a parallel run.
+SCHEMATHESIS_REDIS_DB = "8"
+pytestmark = [pytest.mark.services, pytest.mark.xdist_group("schemathesis-stack")]
 
 CHECKED_BY_THE_SERVER = "|".join([
     r"auth/token/",  # the password
@@ -88,7 +91,8 @@ def stack():
     need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
     from loadtest.scenarios import Session
 
-    session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL)
+    session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL,
+                      redis_db=SCHEMATHESIS_REDIS_DB)
     try:
         with session.stack("schemathesis", players=8) as running:
             yield running
