@@ -20,7 +20,7 @@ class SeasonChoice(Text):
     """``?season=``: a season's id, ``all`` or ``current``."""
 
     pattern = SEASON_PATTERN  # type: ignore[assignment]
-    default_error_messages = {"not_a_season": "give a season's id, 'all' or 'current'"}
+    default_error_messages = {"not_a_season": 'give a season\'s id, "all" or "current"'}
 
     def __init__(self, **kwargs):
         super().__init__(max_length=24, **kwargs)
