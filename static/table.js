@@ -268,8 +268,16 @@
     return statusLine;
   }
 
+  // What the kept cards show: drawn again only when it changes, so that a card (and the button under the
+  // scorekeeper's thumb) is not replaced by an identical one when several sends end one after another.
+  var shownWaiting = null;
   function renderWaiting(entries) {
     var list = $("#hands");
+    var shown = JSON.stringify(entries.map(function (entry) {
+      return [entry.key, entry.state, entry.expected_number, entry.user, entry.summary, entry.problem];
+    }));
+    if (list && shown === shownWaiting && $all(".hand.kept", list).length === entries.length) { return; }
+    shownWaiting = shown;
     $all(".hand.kept", list || document).forEach(function (card) { card.remove(); });
     var none = $("[data-no-hands]");
     if (none) { none.hidden = entries.length > 0; }
