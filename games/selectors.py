@@ -64,8 +64,8 @@ def scorable_games(*, user, limit: int = 20) -> list[Game]:
     """Games in progress that ``user`` plays in or may keep score in, most recently active first."""
     if not user.is_authenticated:
         return []
-    writer = Q(league__memberships__user=user, league__memberships__role__in=policy.WRITER_ROLES)
-    casual = Q(league__isnull=True) & (Q(created_by=user) | Q(scorekeepers=user))
+    writer = Q(league__in=Membership.objects.filter(user=user, role__in=policy.WRITER_ROLES).values("league"))
+    casual = Q(league__isnull=True) & (Q(created_by=user) | policy.scored_by(user))
     seated = policy.seated_user(user)
     ids = (
         policy.visible_games(user)
@@ -112,7 +112,7 @@ def players_to_seat(*, user, league: League | None = None, limit: int = 1000) ->
         # A league's players are seen by whoever sees the league: no further check needed.
         return list(league.players.order_by("name", "id")[:limit])
     visible = policy.visible_players(user).values("pk")
-    tables = Game.objects.filter(Q(created_by=user) | Q(scorekeepers=user) | policy.seated_user(user))
+    tables = Game.objects.filter(Q(created_by=user) | policy.scored_by(user) | policy.seated_user(user))
     chosen = Q(created_by=user) | Q(user=user)
     for seat in SEATED:
         chosen |= Q(pk__in=tables.values(seat))
