@@ -106,6 +106,8 @@ def shoot(page, name: str, *, full_page: bool = True) -> None:
     SCREENSHOTS_DIR is set."""
     if not SCREENSHOTS:
         return
+    # Fonts, icons and what scripts fetch are in the picture only once the page's network has settled.
+    page.wait_for_load_state("networkidle")
     folder = Path(SCREENSHOTS)
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)

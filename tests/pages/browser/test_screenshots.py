@@ -78,7 +78,6 @@ def test_main_pages(browser, live_server, club, league, players, size):
         ]:
             response = page.goto(url)
             assert response is not None and response.ok, f"{name} ({url}): {response and response.status}"
-            page.wait_for_load_state("networkidle")
             shoot(page, f"{name}-{size}")
     finally:
         context.close()

@@ -58,10 +58,18 @@ def sign_in(page, username: str = "owner") -> None:
     page.get_by_role("button", name="Sign out").wait_for()
 
 
+CONTROLLED = """() => navigator.serviceWorker.controller !== null || new Promise((resolve, reject) => {
+  navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true), {once: true});
+  setTimeout(() => reject(new Error("no service worker took control of the page in 10 s")), 10000);
+})"""
+
+
 def open_table(page, game) -> None:
     page.goto(f"/games/{game.pk}/")
     # The service worker controls the page once it is active: from then on the page loads offline.
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # Waited for by its event, not wait_for_function: that polls by evaluating a string in the page, which
+    # the Content-Security-Policy refuses whenever the first look finds no controller yet.
+    page.evaluate(CONTROLLED)
     expect(page.locator("#entry-title")).to_contain_text("Hand")
 
 
