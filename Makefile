@@ -12,6 +12,10 @@ MARKERS ?=
 WORKERS ?= auto
 PYTEST_ARGS ?=
 
+# A run starts many Python processes (the parallel test processes, gunicorn, Celery workers, manage.py): each
+# reuses the compiled modules (__pycache__/, ignored by git) instead of compiling the project again.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: install run test test-services screenshots lint worker beat bench load serve-prod clean
 
 install: $(STAMP)
