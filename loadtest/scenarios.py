@@ -394,21 +394,27 @@ def all_scenarios() -> dict:
 
 
 class Session:
-    """One migrated template and a work folder for logs, shared by the scenarios of a run."""
+    """One migrated template and a work folder for logs, shared by the scenarios of a run.
 
-    # Celery's queue lives in this Redis database, apart from the app's and the other tests' (db 0). Sessions
-    # that run side by side each take a database of their own: a worker takes whatever is queued in its own.
+    With ``private_redis`` every stack has a Redis server of its own (as the Redis fault always does), so
+    sessions in other processes may run stacks at the same time (the test run's parallel processes);
+    otherwise stacks use a database of the shared Redis, one stack at a time.
+    """
+
+    # Celery's queue lives in this Redis database, apart from the app's and the tests' (db 0): a worker takes
+    # whatever is queued in its own.
     REDIS_DB = "7"
 
-    def __init__(self, *, database_url: str, redis_url: str | None, redis_db: str = REDIS_DB):
+    def __init__(self, *, database_url: str, redis_url: str | None, private_redis: bool = False):
         self.postgres = services.Postgres(database_url)
-        self.redis_url = services.with_path(redis_url, redis_db) if redis_url else None
+        self.redis_url = services.with_path(redis_url, self.REDIS_DB) if redis_url else None
+        self.private_redis = private_redis
         self.workdir = services.work_dir("scorekeeper-load-")
         self.template = Template(self.postgres, self.workdir)
 
-    def stack(self, name: str, **options) -> Stack:
+    def stack(self, name: str, *, private_redis: bool = False, **options) -> Stack:
         return Stack(postgres=self.postgres, template=self.template, redis_url=self.redis_url,
-                     workdir=self.workdir, name=name, **options)
+                     workdir=self.workdir, name=name, private_redis=private_redis or self.private_redis, **options)
 
     def run(self, name: str, size: Size) -> Outcome:
         return all_scenarios()[name](self.stack, size)

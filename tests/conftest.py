@@ -21,10 +21,9 @@ SERVICE_FIXTURES = {"postgres": "services", "redis_url": "services", "load_sessi
                     "browser": "browser"}
 # Tests that run Celery workers on the shared Redis: a worker takes whatever task is queued in its Redis
 # database, so two such tests side by side would take each other's tasks. The tests of one group run one
-# after another in one process of a parallel run (``--dist loadgroup``). The groups keep their queues in
-# different Redis databases (the worker tests in REDIS_URL's, the load tests in 7, and the full schemathesis
-# run, grouped by its own marker, in 8).
-WORKER_GROUPS = {"live_worker": "celery-worker", "load_session": "load-stack"}
+# after another in one process of a parallel run (``--dist loadgroup``). (The load tests' and the full
+# schemathesis run's stacks each have a Redis server of their own, and run side by side.)
+WORKER_GROUPS = {"live_worker": "celery-worker"}
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -22,11 +22,7 @@ from django.conf import settings
 
 from tests.conftest import need, using_postgres
 
-# Its stack shares the load tests' Redis database (loadtest.scenarios.Session): one after another with them.
-# Its own stack, with its own Celery queue (Redis database 8), beside the load tests' (7): the two run side by
-# side in a parallel run.
-SCHEMATHESIS_REDIS_DB = "8"
-pytestmark = [pytest.mark.services, pytest.mark.xdist_group("schemathesis-stack")]
+pytestmark = pytest.mark.services
 
 CHECKED_BY_THE_SERVER = "|".join([
     r"auth/token/",  # the password
@@ -92,8 +88,8 @@ def stack():
     need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
     from loadtest.scenarios import Session
 
-    session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL,
-                      redis_db=SCHEMATHESIS_REDIS_DB)
+    # A Redis of its own (Celery's queue among it): the stack runs beside the load tests' stacks.
+    session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL, private_redis=True)
     try:
         with session.stack("schemathesis", players=8) as running:
             yield running

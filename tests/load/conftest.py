@@ -1,8 +1,8 @@
-"""One migrated template database for every load and fault scenario of the run.
+"""One migrated template database for the load and fault scenarios of a module (in each process of a
+parallel run).
 
-The scenarios start their own gunicorn, Celery worker (and, for the Redis fault, their own
-redis-server) against fresh databases on the PostgreSQL server of DATABASE_URL; this process's
-Django (and its test database) is not used. Skipped on a bare machine; CI runs them with
+The scenarios start their own gunicorn, Celery worker and redis-server against fresh databases on the
+PostgreSQL server of DATABASE_URL; this process's Django (and its test database) is not used. Skipped on a bare machine; CI runs them with
 REQUIRE_SERVICES=1.
 """
 
@@ -22,6 +22,7 @@ def load_session():
     need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
     from loadtest.scenarios import Session
 
-    session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL)
+    # Each stack with a Redis of its own: scenarios in the run's parallel processes run side by side.
+    session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL, private_redis=True)
     yield session
     session.close()
