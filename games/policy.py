@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from .models import Game, League, Match, Membership, Player
 
@@ -153,9 +153,8 @@ def visible_players(user) -> QuerySet[Player]:
         return players
     leagues = visible_leagues(user).values("pk")
     visible = Q(pk__in=League.players.through.objects.filter(league__in=leagues).values("player"))
-    casual = Game.objects.filter(Q(league__isnull=True) & casual_games_seen_by(user))
-    for seat in Game.SEAT_FIELDS.values():
-        visible |= Q(pk__in=casual.values(seat))
+    at_a_seat = Q(north=OuterRef("pk")) | Q(east=OuterRef("pk")) | Q(south=OuterRef("pk")) | Q(west=OuterRef("pk"))
+    visible |= Exists(Game.objects.filter(Q(league__isnull=True) & casual_games_seen_by(user) & at_a_seat))
     if user.is_authenticated:
         visible |= Q(created_by=user) | Q(user=user)
     return players.filter(visible)
