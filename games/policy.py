@@ -125,6 +125,12 @@ def seated_user(user) -> Q:
     return Q(north__in=theirs) | Q(east__in=theirs) | Q(south__in=theirs) | Q(west__in=theirs)
 
 
+def seated_in(games: QuerySet[Game]) -> Exists:
+    """Players who sat at one of ``games`` (one EXISTS: cheaper to build and to plan than one test a seat)."""
+    at_a_seat = Q(north=OuterRef("pk")) | Q(east=OuterRef("pk")) | Q(south=OuterRef("pk")) | Q(west=OuterRef("pk"))
+    return Exists(games.filter(at_a_seat))
+
+
 def scored_by(user) -> Q:
     """Games the user was added to as a scorekeeper."""
     return Q(pk__in=Game.scorekeepers.through.objects.filter(user=user).values("game"))
@@ -153,8 +159,7 @@ def visible_players(user) -> QuerySet[Player]:
         return players
     leagues = visible_leagues(user).values("pk")
     visible = Q(pk__in=League.players.through.objects.filter(league__in=leagues).values("player"))
-    at_a_seat = Q(north=OuterRef("pk")) | Q(east=OuterRef("pk")) | Q(south=OuterRef("pk")) | Q(west=OuterRef("pk"))
-    visible |= Exists(Game.objects.filter(Q(league__isnull=True) & casual_games_seen_by(user) & at_a_seat))
+    visible |= seated_in(Game.objects.filter(Q(league__isnull=True) & casual_games_seen_by(user)))
     if user.is_authenticated:
         visible |= Q(created_by=user) | Q(user=user)
     return players.filter(visible)

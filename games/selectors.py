@@ -111,12 +111,9 @@ def players_to_seat(*, user, league: League | None = None, limit: int = 1000) ->
             return []
         # A league's players are seen by whoever sees the league: no further check needed.
         return list(league.players.order_by("name", "id")[:limit])
-    visible = policy.visible_players(user).values("pk")
     tables = Game.objects.filter(Q(created_by=user) | policy.scored_by(user) | policy.seated_user(user))
-    chosen = Q(created_by=user) | Q(user=user)
-    for seat in SEATED:
-        chosen |= Q(pk__in=tables.values(seat))
-    players = Player.objects.filter(pk__in=Player.objects.filter(chosen).values("pk")).filter(pk__in=visible)
+    chosen = Q(created_by=user) | Q(user=user) | policy.seated_in(tables)
+    players = policy.visible_players(user).filter(chosen)
     return list(players.order_by("name", "id")[:limit])
 
 
