@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from django.db import transaction
 
 from games.services import game_start, hand_record, match_start, player_create
 from games.standings.services import league_standings_recompute
@@ -28,19 +29,22 @@ TARGETS = {"spades": 100, "smudge": 4, "thieving_stink": 100, "trumps": 5}
 
 @pytest.fixture
 def long_tables(league, owner):
+    # In one transaction: the standings updates queued by each finished game run after it, the first folding
+    # in every game and the rest finding nothing new, instead of one fold a game.
     rng = random.Random(4)
-    people = [player_create(name=f"{rng.choice(NAMES)} {n}", by=owner) for n in range(24)]
-    for game_type in HANDS:
-        for _ in range(14):
-            seats = dict(zip("NESW", (person.pk for person in rng.sample(people, 4)), strict=True))
-            game = game_start(game_type=game_type, seats=seats, by=owner, league=league,
-                              options={"target": TARGETS[game_type]})
-            for _ in range(2 if game_type == "spades" else 1):
-                hand_record(game=game, record=HANDS[game_type], by=owner)
-    seats = dict(zip("NESW", (person.pk for person in people[:4]), strict=True))
-    match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
-    for _ in range(3):
-        hand_record(game=match.games.order_by("-match_game_number").first(), record=HANDS["trumps"], by=owner)
+    with transaction.atomic():
+        people = [player_create(name=f"{rng.choice(NAMES)} {n}", by=owner) for n in range(24)]
+        for game_type in HANDS:
+            for _ in range(14):
+                seats = dict(zip("NESW", (person.pk for person in rng.sample(people, 4)), strict=True))
+                game = game_start(game_type=game_type, seats=seats, by=owner, league=league,
+                                  options={"target": TARGETS[game_type]})
+                for _ in range(2 if game_type == "spades" else 1):
+                    hand_record(game=game, record=HANDS[game_type], by=owner)
+        seats = dict(zip("NESW", (person.pk for person in people[:4]), strict=True))
+        match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
+        for _ in range(3):
+            hand_record(game=match.games.order_by("-match_game_number").first(), record=HANDS["trumps"], by=owner)
     league_standings_recompute(league_id=league.pk)
     return league
 

@@ -7,6 +7,7 @@ import os
 import random
 
 import pytest
+from django.db import transaction
 
 from games.services import game_start, hand_record, league_create, player_create
 
@@ -20,19 +21,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def busy_player(league, owner):
     """Maximiliana, who played every game with many long-named partners and opponents, in two leagues."""
     rng = random.Random(15)
-    other = league_create(name="Tuesday Night Spades and Smudge Society", by=owner)
-    me = player_create(name="Maximiliana Featherstonehaugh-Wiśniewska", by=owner)
-    people = [player_create(name=f"{rng.choice(NAMES)} {n}", by=owner) for n in range(16)]
-    for game_type in HANDS:
-        for n in range(12):
-            partner, left, right = rng.sample(people[:6] if n % 2 else people, 3)
-            seats = {"N": me.pk, "E": left.pk, "S": partner.pk, "W": right.pk}
-            if n % 4 == 1:  # sitting East-West, she loses (North-South win every game here)
-                seats = {"N": left.pk, "E": me.pk, "S": right.pk, "W": partner.pk}
-            game = game_start(game_type=game_type, seats=seats, by=owner, league=other if n % 3 == 0 else league,
-                              options={"target": TARGETS[game_type]})
-            for _ in range(2 if game_type == "spades" else 1):
-                hand_record(game=game, record=HANDS[game_type], by=owner)
+    # In one transaction, as the league tables' test builds its league (test_league_tables_phone.py).
+    with transaction.atomic():
+        other = league_create(name="Tuesday Night Spades and Smudge Society", by=owner)
+        me = player_create(name="Maximiliana Featherstonehaugh-Wiśniewska", by=owner)
+        people = [player_create(name=f"{rng.choice(NAMES)} {n}", by=owner) for n in range(16)]
+        for game_type in HANDS:
+            for n in range(12):
+                partner, left, right = rng.sample(people[:6] if n % 2 else people, 3)
+                seats = {"N": me.pk, "E": left.pk, "S": partner.pk, "W": right.pk}
+                if n % 4 == 1:  # sitting East-West, she loses (North-South win every game here)
+                    seats = {"N": left.pk, "E": me.pk, "S": right.pk, "W": partner.pk}
+                game = game_start(game_type=game_type, seats=seats, by=owner,
+                                  league=other if n % 3 == 0 else league, options={"target": TARGETS[game_type]})
+                for _ in range(2 if game_type == "spades" else 1):
+                    hand_record(game=game, record=HANDS[game_type], by=owner)
     return me, other
 
 
