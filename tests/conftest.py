@@ -75,14 +75,17 @@ def redis_url(request):
 # --- named actors and a league to act in ----------------------------------------------------------
 
 
-@pytest.fixture
-def make_user(db, django_user_model):
-    def make(username: str, password: str = "a-long-table-password"):
-        # A display name unlike the login name, so a test can tell which one a page or answer shows.
-        return django_user_model.objects.create_user(username=username, password=password,
-                                                     first_name=f"{username.capitalize()} D.")
+def new_user(username: str, password: str = "a-long-table-password"):
+    from django.contrib.auth import get_user_model
 
-    return make
+    # A display name unlike the login name, so a test can tell which one a page or answer shows.
+    return get_user_model().objects.create_user(username=username, password=password,
+                                                first_name=f"{username.capitalize()} D.")
+
+
+@pytest.fixture
+def make_user(db):
+    return new_user
 
 
 @pytest.fixture

@@ -8,8 +8,10 @@ with WWW-Authenticate). Addressing a member by login name is for the league's me
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 
 from tests.api.conftest import SPADES_HAND
+from tests.conftest import join, new_user
 
 ACTORS = ("owner", "scorekeeper", "member", "stranger", "anonymous")
 
@@ -74,27 +76,66 @@ WRITES = [
 ]
 
 
-@pytest.fixture
-def world(owner, scorekeeper, member, stranger, league, seats, players, spades):
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker):
+    """The league and its people, built once for the module in a transaction rolled back after it. Each test
+    runs in a savepoint inside it (as with Django's ``TestCase.setUpTestData``), so its writes are undone."""
     from games.services import (
         game_start,
         hand_record,
         invitation_create,
+        league_create,
         player_claim,
         player_create,
     )
 
-    hand_record(game=spades, record=SPADES_HAND, by=owner)
-    extra = player_create(name="Extra", by=owner, league=league)
-    claimed = player_create(name="Claimed", by=owner, league=league)
-    return {
-        "league": league.pk, "seats": seats, "player": players[0].pk, "game": spades.pk, "extra": extra.pk,
-        "invitation": invitation_create(league=league, role="member", by=owner).pk,
-        "link": invitation_create(league=league, role="scorekeeper", max_uses=10, by=owner).token,
-        "for_stranger": invitation_create(league=league, role="member", by=owner, invitee=stranger).token,
-        "claim": player_claim(league=league, player=claimed, by=member).pk,
-        "casual": game_start(game_type="spades", seats=seats, by=owner).pk,
-    }
+    with django_db_blocker.unblock(), transaction.atomic():
+        people = {name: new_user(name) for name in ("owner", "scorekeeper", "member", "stranger")}
+        owner = people["owner"]
+        league = league_create(name="Thursday Club", by=owner)
+        join(league, people["scorekeeper"], "scorekeeper", owner)
+        join(league, people["member"], "member", owner)
+        players = [player_create(name=name, by=owner, league=league) for name in ("Ann", "Ben", "Cat", "Dan")]
+        seats = {seat: player.pk for seat, player in zip("NESW", players, strict=True)}
+        spades = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"target": 200})
+        hand_record(game=spades, record=SPADES_HAND, by=owner)
+        extra = player_create(name="Extra", by=owner, league=league)
+        claimed = player_create(name="Claimed", by=owner, league=league)
+        world = {
+            "league": league.pk, "seats": seats, "player": players[0].pk, "game": spades.pk, "extra": extra.pk,
+            "invitation": invitation_create(league=league, role="member", by=owner).pk,
+            "link": invitation_create(league=league, role="scorekeeper", max_uses=10, by=owner).token,
+            "for_stranger": invitation_create(league=league, role="member", by=owner,
+                                              invitee=people["stranger"]).token,
+            "claim": player_claim(league=league, player=claimed, by=people["member"]).pk,
+            "casual": game_start(game_type="spades", seats=seats, by=owner).pk,
+        }
+        yield {"people": {name: user.pk for name, user in people.items()}, "world": world}
+        transaction.set_rollback(True)
+
+
+# The actors and the league, fresh from the database for each test (a test's changes to them are undone).
+def person(name: str):
+    @pytest.fixture(name=name)
+    def fixture(built, db, django_user_model):
+        return django_user_model.objects.get(pk=built["people"][name])
+
+    return fixture
+
+
+owner, scorekeeper, member, stranger = (person(name) for name in ("owner", "scorekeeper", "member", "stranger"))
+
+
+@pytest.fixture
+def league(built, db):
+    from games.models import League
+
+    return League.objects.get(pk=built["world"]["league"])
+
+
+@pytest.fixture
+def world(built, db):
+    return built["world"]
 
 
 @pytest.mark.parametrize("actor", ACTORS)

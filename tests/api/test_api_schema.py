@@ -12,6 +12,7 @@ import re
 
 import pytest
 import schemathesis
+from django.db import transaction
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -21,6 +22,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.api.conftest import SPADES_HAND
+from tests.conftest import join, new_user
 
 TRUMPS_MADE = {"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False, "redoubled": False, "tricks": 8}
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
@@ -80,34 +82,55 @@ def calls_in_the_test_transaction(db):
         request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def table(owner, member, league, players, seats, spades):
-    """Real objects for the path parameters, so that writes reach the services, not only 404s."""
+@pytest.fixture(scope="module")
+def built_table(django_db_setup, django_db_blocker):
+    """Real objects for the path parameters, so that writes reach the services, not only 404s. Built once for the
+    module in a transaction rolled back after it; each test runs in a savepoint inside it, so its writes go."""
     from rest_framework.authtoken.models import Token
 
-    from games.services import game_start, hand_record, match_start
+    from games.services import (
+        game_start,
+        hand_record,
+        invitation_create,
+        league_create,
+        match_start,
+        player_claim,
+        player_create,
+        webhook_create,
+    )
     from games.standings.services import league_standings_recompute
 
-    hand_record(game=spades, record=SPADES_HAND, by=owner)
-    match = match_start(game_type="trumps", seats=seats, by=owner, league=league)
-    # A finished game, so that standings, ratings and figures have something in them.
-    finished = game_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
-    hand_record(game=finished, record=TRUMPS_MADE, by=owner)
-    league_standings_recompute(league_id=league.pk)
-    casual = game_start(game_type="spades", seats=seats, by=owner)
-    from games.services import invitation_create, player_claim, player_create, webhook_create
+    with django_db_blocker.unblock(), transaction.atomic():
+        owner, member = new_user("owner"), new_user("member")
+        league = league_create(name="Thursday Club", by=owner)
+        join(league, member, "member", owner)
+        players = [player_create(name=name, by=owner, league=league) for name in ("Ann", "Ben", "Cat", "Dan")]
+        seats = {seat: player.pk for seat, player in zip("NESW", players, strict=True)}
+        spades = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"target": 200})
+        hand_record(game=spades, record=SPADES_HAND, by=owner)
+        match = match_start(game_type="trumps", seats=seats, by=owner, league=league)
+        # A finished game, so that standings, ratings and figures have something in them.
+        finished = game_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
+        hand_record(game=finished, record=TRUMPS_MADE, by=owner)
+        league_standings_recompute(league_id=league.pk)
+        casual = game_start(game_type="spades", seats=seats, by=owner)
+        extra = player_create(name="Extra", by=owner, league=league)
+        invitation = invitation_create(league=league, role="member", max_uses=50, by=owner)
+        yield {
+            "casual": casual.pk,
+            "token": Token.objects.get_or_create(user=owner)[0].key,
+            "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk},
+            "more": {"player_id": extra.pk, "invitation_id": invitation.pk, "token": invitation.token,
+                     "claim_id": player_claim(league=league, player=extra, by=member).pk,
+                     "webhook_id": webhook_create(league=league, url="http://127.0.0.1:9/hooks",
+                                                  events=["hand.recorded"], by=owner).pk},
+        }
+        transaction.set_rollback(True)
 
-    extra = player_create(name="Extra", by=owner, league=league)
-    invitation = invitation_create(league=league, role="member", max_uses=50, by=owner)
-    return {
-        "casual": casual.pk,
-        "token": Token.objects.get_or_create(user=owner)[0].key,
-        "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk},
-        "more": {"player_id": extra.pk, "invitation_id": invitation.pk, "token": invitation.token,
-                 "claim_id": player_claim(league=league, player=extra, by=member).pk,
-                 "webhook_id": webhook_create(league=league, url="http://127.0.0.1:9/hooks", events=["hand.recorded"],
-                                              by=owner).pk},
-    }
+
+@pytest.fixture
+def table(built_table, db):
+    return built_table
 
 
 def use_real_objects(case, table) -> None:
