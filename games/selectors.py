@@ -111,6 +111,8 @@ def players_to_seat(*, user, league: League | None = None, limit: int = 1000) ->
             return []
         # A league's players are seen by whoever sees the league: no further check needed.
         return list(league.players.order_by("name", "id")[:limit])
+    if not user.is_authenticated:
+        return []  # someone not signed in has no table of their own
     tables = Game.objects.filter(Q(created_by=user) | policy.scored_by(user) | policy.seated_user(user))
     chosen = Q(created_by=user) | Q(user=user) | policy.seated_in(tables)
     players = policy.visible_players(user).filter(chosen)

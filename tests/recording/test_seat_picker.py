@@ -34,6 +34,13 @@ def test_a_casual_game_offers_the_people_you_played_with(league, owner, players,
     assert mine not in selectors.players_to_seat(user=owner)
 
 
+def test_someone_not_signed_in_has_nobody_to_seat_at_a_casual_game(players, seats, owner):
+    from django.contrib.auth.models import AnonymousUser
+
+    game_start(game_type="spades", seats=seats, by=owner)
+    assert selectors.players_to_seat(user=AnonymousUser()) == []
+
+
 def test_one_accounts_junk_players_reach_nobody_elses_picker(owner, stranger, league, players):
     for n in range(200):
         player_create(name=f"Junk {n}", by=stranger, allow_similar=True)
