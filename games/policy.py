@@ -149,7 +149,8 @@ def visible_games(user) -> QuerySet[Game]:
     games = Game.objects.all()
     if user.is_superuser:
         return games
-    return games.filter(Q(league__in=visible_leagues(user).values("pk")) | (Q(league__isnull=True) & casual_games_seen_by(user)))
+    in_leagues = Q(league__in=visible_leagues(user).values("pk"))
+    return games.filter(in_leagues | (Q(league__isnull=True) & casual_games_seen_by(user)))
 
 
 def visible_players(user) -> QuerySet[Player]:
