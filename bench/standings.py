@@ -124,6 +124,7 @@ def rebuild_phases(league: League) -> list[tuple[str, float, float]]:
 
     from games.standings.facts import facts_of, figures_of, finished_rows
     from games.standings.ratings import league_ratings
+    from games.standings.scope import Scope
     from games.standings.services import lock_league
     from games.standings.storage import replace_rows
     from games.standings.tables import league_table
@@ -138,12 +139,13 @@ def rebuild_phases(league: League) -> list[tuple[str, float, float]]:
 
     with transaction.atomic():
         lock_league(league.pk)
-        rows = phase("read the finished games and matches", lambda: finished_rows(league.pk))
+        scope = Scope.all_time(league.pk)
+        rows = phase("read the finished games and matches", lambda: finished_rows(scope))
         facts = phase("turn them into facts", lambda: facts_of(rows))
         lines = phase("tables", lambda: league_table(facts.games, facts.matches))
         ratings = phase("ratings (OpenSkill)", lambda: league_ratings(facts.games, facts.matches))
-        figures, _ = phase("read and decode every hand, add up the figures", lambda: figures_of(league.pk, facts))
-        phase("write the rows", lambda: replace_rows(league.pk, lines, ratings, figures, timezone.now(),
+        figures, _ = phase("read and decode every hand, add up the figures", lambda: figures_of(scope, facts))
+        phase("write the rows", lambda: replace_rows(scope, lines, ratings, figures, timezone.now(),
                                                      rows.prints()))
         if connection.vendor == "postgresql":
             # The rows' foreign keys (to the league, players, games, matches) are checked at commit, one
