@@ -78,11 +78,51 @@ def parse(url: str) -> Target:
                   path=path)
 
 
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits: the deprecated IPv4-compatible form
+# (``::a.b.c.d``), SIIT's IPv4-translated form (``::ffff:0:a.b.c.d``) and NAT64's well-known prefix
+# (``64:ff9b::a.b.c.d``, RFC 6052): a packet to one of them may reach that IPv4 address.
+LAST_32_BITS = (
+    ipaddress.IPv6Network("::/96"),
+    ipaddress.IPv6Network("::ffff:0:0:0/96"),
+    ipaddress.IPv6Network("64:ff9b::/96"),
+)
+# NAT64's local-use prefix (RFC 8215) places the IPv4 address where each network chooses: never public.
+LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """Every IPv4 address an IPv6 address carries: IPv4-mapped, IPv4-compatible, IPv4-translated, NAT64
+    (well-known prefix), 6to4 (``2002:a.b.c.d::``) and Teredo (its server and, de-obfuscated, its client)."""
+    found = []
+    if ip.ipv4_mapped is not None:
+        found.append(ip.ipv4_mapped)
+    if any(ip in network for network in LAST_32_BITS):
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip.sixtofour is not None:
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    return found
+
+
 def is_public(address: str) -> bool:
-    """Whether an IP address is on the public internet (an IPv4 address inside IPv6 is judged as IPv4)."""
+    """Whether an IP address is on the public internet.
+
+    An IPv6 address that carries an IPv4 address (:func:`embedded_ipv4`) is public only if that IPv4
+    address is too: ``[::ffff:0:7f00:1]``, ``[64:ff9b::a9fe:a9fe]`` or ``[2002:7f00:1::]`` reach loopback
+    or the cloud metadata address through a translator or a relay.
+    """
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in LOCAL_NAT64:
+            return False
+        inside = embedded_ipv4(ip)
+        if inside:
+            return all(is_public_ipv4(v4) for v4 in inside)
+    return ip.is_global and not ip.is_multicast
+
+
+def is_public_ipv4(ip: ipaddress.IPv4Address) -> bool:
     return ip.is_global and not ip.is_multicast
 
 

@@ -51,6 +51,39 @@ def test_public_addresses(address):
     assert is_public(address)
 
 
+# IPv6 forms that carry an IPv4 address: each is judged by the IPv4 address it reaches.
+IPV6_CARRYING_IPV4 = [
+    ("::127.0.0.1", "IPv4-compatible loopback"),
+    ("::ffff:0:7f00:1", "IPv4-translated (SIIT) loopback"),
+    ("::ffff:127.0.0.1", "IPv4-mapped loopback"),
+    ("64:ff9b::7f00:1", "NAT64 well-known prefix, loopback"),
+    ("64:ff9b::a9fe:a9fe", "NAT64 well-known prefix, the cloud metadata address"),
+    ("64:ff9b::a00:1", "NAT64 well-known prefix, 10.0.0.1"),
+    ("64:ff9b:1::7f00:1", "NAT64 local-use prefix"),
+    ("2002:7f00:1::", "6to4 from loopback"),
+    ("2002:a9fe:a9fe::1", "6to4 from the cloud metadata address"),
+    ("2001:0:4136:e378:8000:63bf:80ff:fffe", "Teredo with a loopback client"),
+    ("2001:0:7f00:1:8000:63bf:3fff:fdd2", "Teredo with a loopback server"),
+]
+
+
+@pytest.mark.parametrize(("address", "form"), IPV6_CARRYING_IPV4)
+def test_ipv6_forms_of_private_ipv4_addresses_are_not_public(address, form):
+    assert not is_public(address), form
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8"])
+def test_ipv6_forms_of_public_ipv4_addresses_are_public(address):
+    assert is_public(address)
+
+
+@pytest.mark.parametrize(("address", "form"), IPV6_CARRYING_IPV4)
+def test_production_refuses_ipv6_forms_of_private_addresses(production, dns, league, owner, address, form):
+    dns[address] = [address]  # a literal address "resolves" to itself
+    with pytest.raises(InvalidInput, match="which is not a public internet address"):
+        webhook_create(league=league, url=f"https://[{address}]/hooks", events=["hand.recorded"], by=owner)
+
+
 @pytest.mark.parametrize(("url", "message"), [
     ("ftp://hooks.example.com/x", "the address must start with https://"),
     ("file:///etc/passwd", "the address must start with https://"),
