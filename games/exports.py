@@ -5,7 +5,8 @@ not field names; times are in the site's time zone (named in the header) as ``20
 every spreadsheet reads as a date; numbers are plain numbers. The file is UTF-8 with a byte-order mark,
 so that Excel shows accented names right. A text cell that a spreadsheet would take for a formula (it
 starts with ``=``, ``+``, ``-`` or ``@``) gets a leading apostrophe, so a player named ``=HYPERLINK(...)``
-stays text. An empty league gives the header line alone.
+stays text: in the data cells and in the header cells alike (a hands table names each side's columns after
+its players, ``Ann & Cat points``). An empty league gives the header line alone.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def csv_text(table: Table) -> str:
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)
-    writer.writerow(table.headers)
+    writer.writerow([cell(header) for header in table.headers])  # a side's headers carry player names
     writer.writerows([cell(value) for value in row] for row in table.rows)
     return out.getvalue()
 

@@ -84,6 +84,17 @@ def test_a_name_that_looks_like_a_formula_stays_text(as_owner, owner, league, se
     assert dict(zip(header, line, strict=True))["North"] == "'=HYPERLINK(\"http://evil\")"
 
 
+def test_a_name_that_looks_like_a_formula_stays_text_in_the_hands_headers(client_for, owner, league, seats):
+    Player.objects.filter(pk=seats["N"]).update(name='=HYPERLINK("http://x","y")')
+    game = game_start(game_type="spades", seats=seats, by=owner, league=league)
+    client = client_for(owner)
+    client.force_login(owner)
+    for url in (f"/api/v1/games/{game.pk}/hands/?format=csv", f"/games/{game.pk}/hands.csv"):
+        header, *_ = rows_of(client.get(url).content)
+        sides = [cell for cell in header if "HYPERLINK" in cell]
+        assert sides and all(cell.startswith("'=HYPERLINK") for cell in sides), (url, header)
+
+
 def test_json_is_still_the_default(as_owner, league, played):
     response = as_owner.get(f"/api/v1/leagues/{league.pk}/standings/")
     assert response["Content-Type"] == "application/json"
