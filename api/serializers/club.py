@@ -79,7 +79,7 @@ class InvitationOut(serializers.ModelSerializer):
         return request.build_absolute_uri(path) if request else path
 
     def get_invitee(self, invitation: Invitation) -> str | None:
-        return invitation.invitee.username if invitation.invitee_id else None
+        return invitation.addressed_to or None
 
 
 class InvitationPublicOut(serializers.Serializer):

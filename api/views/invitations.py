@@ -3,7 +3,6 @@ them, declines it)."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
@@ -15,7 +14,6 @@ from api.serializers.people import MemberOut
 from games import policy, selectors, services
 from games.errors import NotAllowed
 from games.models import Invitation
-from games.rules import shown
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, one
 from .leagues import visible_league
@@ -26,15 +24,6 @@ def managed_league(user, pk: int):
     if not policy.can_manage_league(user, league):
         raise NotAllowed("only the league's owners can see and make its invitations")
     return league
-
-
-def user_named(username: str | None, field: str = "username"):
-    if username is None:
-        return None
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise ValidationError({field: [f"there is no user {shown(username)}"]})
-    return user
 
 
 class LeagueInvitations(ApiView):
@@ -60,7 +49,7 @@ class LeagueInvitations(ApiView):
                 raise ValidationError({"player": [f"there is no player {data['player']} in this league"]})
         invitation = services.invitation_create(
             league=league, role=data["role"], days=data["days"], max_uses=data["max_uses"],
-            invitee=user_named(data["username"]), player=player, by=request.user,
+            invitee_name=data["username"], player=player, by=request.user,
             idempotency_key=key)
         return created(InvitationOut(invitation, context={"request": request}).data, "api-invitation",
                        invitation.token)

@@ -12,7 +12,6 @@ from games.errors import NotAllowed
 from games.models import PlayerClaim
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, idempotency_key, one
-from .invitations import user_named
 from .leagues import visible_league
 
 
@@ -46,9 +45,9 @@ class LeaguePlayerLink(ApiView):
     def post(self, request, pk: int, player_id: int):
         league = visible_league(request.user, pk)
         player = league_player(league, player_id)
-        user = user_named(self.parse(LinkIn)["username"])
-        return Response(LeaguePlayerOut(services.player_link(league=league, player=player, user=user,
-                                                             by=request.user)).data)
+        username = self.parse(LinkIn)["username"]
+        return Response(LeaguePlayerOut(services.player_link_named(league=league, player=player, username=username,
+                                                                   by=request.user)).data)
 
 
 class LeaguePlayerMerge(ApiView):

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import condition
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
@@ -85,14 +84,14 @@ class MemberList(ApiView):
 
     @extend_schema(request=MemberIn, responses={202: InvitationOut, 200: MemberOut}, tags=["leagues"])
     def post(self, request, pk: int):
-        """Invite a user by name with a role: 202 and the invitation they accept. (A lower role for a member
-        takes effect at once: 200.)"""
+        """Invite a user by login name with a role: 202 and the invitation they accept. (A lower role for a
+        member takes effect at once: 200.) A name with no account is answered alike: its invitation reaches
+        nobody, so the answer never tells which login names exist."""
         league = visible_league(request.user, pk)
         data = self.parse(MemberIn)
-        user = get_user_model().objects.filter(username=data["username"].strip()).first()
-        if user is None:
-            raise ValidationError({"username": [f"there is no user {shown(data['username'])}"]})
-        done = services.league_member_change(league=league, user=user, role=data["role"], by=request.user)
+        # A login name with no account gets the same answer as one with an account: an invitation.
+        done = services.league_member_named(league=league, username=data["username"], role=data["role"],
+                                            by=request.user)
         return change_answer(done, request, league)
 
 

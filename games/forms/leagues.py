@@ -13,7 +13,7 @@ from games.rules import rulesets
 
 from .base import RefusalForm
 from .games import option_field
-from .users import ExistingUsernameForm
+from .users import UsernameForm
 
 REMOVE = "remove"
 ROLE_CHOICES = [("scorekeeper", "Scorekeeper (can record hands)"), ("member", "Member (can follow)"),
@@ -89,8 +89,10 @@ class LeagueForm(RefusalForm):
         return chosen
 
 
-class MemberForm(ExistingUsernameForm):
-    """Invite someone by username with a role, give a member a lower role, or remove them."""
+class MemberForm(UsernameForm):
+    """Invite someone by username with a role, give a member a lower role, or remove them.
+
+    A name with no account is not refused here: it is invited like any other (``league_member_named``)."""
 
     error_fields = {"role": "role", "username": "username"}
     role = forms.ChoiceField(choices=ROLE_CHOICES, initial="scorekeeper", widget=forms.RadioSelect, label="Role")

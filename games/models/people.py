@@ -44,6 +44,10 @@ class Invitation(models.Model):
     # An invitation addressed to one user: only they may accept (or decline) it.
     invitee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                                 related_name="invitations")
+    # The login name an owner addressed it to, as typed. A name with no account gets an invitation too,
+    # addressed to nobody (``invitee`` empty) and never accepted: answering it like any other tells no
+    # owner which login names exist.
+    invitee_name = models.CharField(max_length=150, blank=True, default="")
     # The league's player the accepting user is linked to (the organiser's choice), if any.
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     max_uses = models.PositiveIntegerField(default=1)
@@ -80,6 +84,16 @@ class Invitation(models.Model):
     @property
     def status_label(self) -> str:
         return self.Status(self.status).label
+
+    @property
+    def is_addressed(self) -> bool:
+        """For one person (by login name) rather than a link for whoever holds it."""
+        return self.invitee_id is not None or bool(self.invitee_name)
+
+    @property
+    def addressed_to(self) -> str:
+        """The login name it is for ("" for a link)."""
+        return self.invitee_name or (self.invitee.username if self.invitee_id else "")
 
     @property
     def is_open(self) -> bool:

@@ -8,13 +8,20 @@ from .accounts import account_signup, profile_update
 from .games import game_abandon, game_set_public, game_set_scorekeeper, game_snapshot, game_start
 from .hands import HandResult, hand_correct, hand_record, hand_undo
 from .invitations import invitation_accept, invitation_create, invitation_decline, invitation_revoke
-from .leagues import league_create, league_member_change, league_set_member, league_update
+from .leagues import (
+    league_create,
+    league_member_change,
+    league_member_named,
+    league_set_member,
+    league_update,
+)
 from .matches import match_refresh, match_start
 from .players import (
     player_claim,
     player_claim_decide,
     player_create,
     player_link,
+    player_link_named,
     player_merge,
     player_update,
 )
@@ -46,6 +53,7 @@ __all__ = [
     "invitation_revoke",
     "league_create",
     "league_member_change",
+    "league_member_named",
     "league_set_member",
     "league_update",
     "match_refresh",
@@ -54,6 +62,7 @@ __all__ = [
     "player_claim_decide",
     "player_create",
     "player_link",
+    "player_link_named",
     "player_merge",
     "player_update",
     "profile_update",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -36,34 +37,50 @@ def invitation_by_token(token: str) -> Invitation:
 
 
 def invitation_create(*, league: League, role: str, by, days: int = 7, max_uses: int = 1, invitee=None,
-                      player: Player | None = None, idempotency_key: str | None = None) -> Invitation:
+                      invitee_name: str | None = None, player: Player | None = None,
+                      idempotency_key: str | None = None) -> Invitation:
     """An invitation to ``league`` as ``role``, open for ``days`` days and ``max_uses`` acceptances.
 
-    With ``invitee`` it is for that user alone (one use). Owners only. A retry with the same
-    ``idempotency_key`` (a form sent twice) makes no second invitation.
+    With ``invitee`` (a user) or ``invitee_name`` (a login name) it is for that user alone (one use). A
+    login name with no account is invited all the same, and the invitation reaches nobody: the answer
+    never tells whether an account exists. Owners only. A retry with the same ``idempotency_key`` (a
+    form sent twice) makes no second invitation.
     """
     request = {"league": league.pk, "role": role, "days": days, "max_uses": max_uses,
-               "invitee": invitee.pk if invitee else None, "player": player.pk if player else None}
+               "invitee": invitee.pk if invitee else None, "invitee_name": invitee_name,
+               "player": player.pk if player else None}
     return row_once(
         user=by, scope=f"league:{league.pk}:invitations", key=idempotency_key, request=request,
         rows=Invitation.objects.select_related("league"),
         write=lambda: create(league=league, role=role, by=by, days=days, max_uses=max_uses, invitee=invitee,
-                             player=player),
+                             invitee_name=invitee_name, player=player),
     )
 
 
+def user_named(username: str):
+    """The account with this login name, or None."""
+    return get_user_model().objects.filter(username=username).first()
+
+
 @transaction.atomic
-def create(*, league, role, by, days, max_uses, invitee, player) -> Invitation:
+def create(*, league, role, by, days, max_uses, invitee, invitee_name, player) -> Invitation:
     if not policy.can_manage_league(by, league):
         raise NotAllowed("only the league's owners can invite people")
-    allowed: list[str] = list(Membership.Role.values) if invitee is not None else list(LINK_ROLES)
+    if invitee is None and invitee_name is not None:
+        invitee_name = invitee_name.strip()
+        if not invitee_name:
+            raise InvalidInput("give the login name of the person to invite", field="username")
+        invitee = user_named(invitee_name)
+    addressed = invitee is not None or bool(invitee_name)
+    allowed: list[str] = list(Membership.Role.values) if addressed else list(LINK_ROLES)
     if role not in allowed:
-        raise InvalidInput(f"an invitation {'' if invitee else 'link '}makes someone "
+        raise InvalidInput(f"an invitation {'' if addressed else 'link '}makes someone "
                            f"{' or '.join(ROLE_WORDS[name] for name in allowed)}", field="role")
     if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
         raise InvalidInput(f"an invitation lasts from 1 to {MAX_DAYS} days", field="days")
-    if invitee is not None:
+    if addressed:
         max_uses = 1
+    if invitee is not None:
         current = Membership.objects.filter(league=league, user=invitee).values_list("role", flat=True).first()
         if current and RANK[current] >= RANK[role]:
             raise InvalidInput(f"they are already {ROLE_WORDS[current]} of {league.name}", field="username")
@@ -74,7 +91,8 @@ def create(*, league, role, by, days, max_uses, invitee, player) -> Invitation:
         check_linkable(league=league, player=player)
         max_uses = 1  # one person is that player
     return Invitation.objects.create(
-        token=secrets.token_urlsafe(24), league=league, role=role, invitee=invitee, player=player,
+        token=secrets.token_urlsafe(24), league=league, role=role, invitee=invitee,
+        invitee_name=invitee_name or (invitee.username if invitee is not None else ""), player=player,
         max_uses=max_uses, expires_at=timezone.now() + timedelta(days=days), created_by=by,
     )
 
@@ -96,7 +114,7 @@ def invitation_accept(*, token: str, by) -> Membership:
     # Locked: two people taking the last use of a link wait for each other, and one of them is refused.
     invitation = Invitation.objects.select_for_update(of=("self",)).select_related("league", "player").get(
         pk=invitation.pk)
-    if invitation.invitee_id is not None and invitation.invitee_id != by.pk:
+    if invitation.is_addressed and invitation.invitee_id != by.pk:
         raise NotAllowed("this invitation is for someone else")
     if InvitationAcceptance.objects.filter(invitation=invitation, user=by).exists():
         raise InvalidInput("you have already accepted this invitation", field="invitation")

@@ -15,7 +15,7 @@ from games.models import Invitation, League, Membership, display_name
 from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
 
-from .invitations import RANK, ROLE_WORDS, invitation_create
+from .invitations import RANK, ROLE_WORDS, invitation_create, user_named
 
 
 def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:
@@ -151,3 +151,23 @@ def league_member_change(*, league: League, user, role: str | None, by,
         return invitation_create(league=league, role=role, by=by, invitee=user, days=30,
                                  idempotency_key=idempotency_key)
     return league_set_member(league=league, user=user, role=role, by=by)
+
+
+def league_member_named(*, league: League, username: str, role: str | None, by,
+                        idempotency_key: str | None = None) -> Membership | Invitation | None:
+    """:func:`league_member_change` for a login name as an owner typed it.
+
+    A name with no account is answered as a name with one who is not a member: inviting it makes an
+    invitation (which reaches nobody), removing it removes nobody. The owner learns nothing of which
+    login names exist.
+    """
+    username = (username or "").strip()
+    user = user_named(username) if username else None
+    if user is not None:
+        return league_member_change(league=league, user=user, role=role, by=by, idempotency_key=idempotency_key)
+    if role is not None:
+        return invitation_create(league=league, role=role, by=by, invitee_name=username, days=30,
+                                 idempotency_key=idempotency_key)
+    if not policy.can_manage_league(by, league):
+        raise NotAllowed("only the league's owners can manage its members")
+    return None

@@ -14,9 +14,9 @@ from django.utils import timezone
 from games import events, policy, selectors
 from games.errors import InvalidInput, NotAllowed, SimilarName
 from games.idempotency import row_once
-from games.models import Game, Invitation, League, Match, Player, PlayerClaim, display_name, name_key
+from games.models import Game, Invitation, League, Match, Player, PlayerClaim, name_key
 
-from .invitations import check_linkable, check_one_player_per_league
+from .invitations import check_linkable, check_one_player_per_league, user_named
 
 MAX_NAME = 80
 
@@ -138,25 +138,47 @@ def decline_other_claims(player: Player, *, keep: PlayerClaim | None, by) -> Non
     others.update(status=PlayerClaim.Status.DECLINED, decided_by=by, decided_at=timezone.now())
 
 
+def check_can_link(by, league: League) -> None:
+    if not policy.can_manage_league(by, league):
+        raise NotAllowed("only the league's owners can link players to people")
+
+
+def not_joined(league: League, username: str) -> InvalidInput:
+    return InvalidInput(f"“{username}” has not joined {league.name}; invite them first", field="username")
+
+
 @transaction.atomic
 def player_link(*, league: League, player: Player, user, by) -> Player:
     """An owner links one of the league's players to a member's account (``user=None`` unlinks it)."""
-    if not policy.can_manage_league(by, league):
-        raise NotAllowed("only the league's owners can link players to people")
+    check_can_link(by, league)
     player = locked(player)
     check_in_league(league, player)
     if user is None:
         player.user = None
     else:
         if policy.league_role(user, league) is None:
-            raise InvalidInput(f"{display_name(user)} has not joined {league.name}; invite them first",
-                               field="username")
+            raise not_joined(league, user.username)
         check_linkable(league=league, player=player, user=user)
         check_one_player_per_league(league=league, user=user, player=player)
         player.user = user
         decline_other_claims(player, keep=None, by=by)
     player.save(update_fields=["user"])
     return player
+
+
+@transaction.atomic
+def player_link_named(*, league: League, player: Player, username: str | None, by) -> Player:
+    """:func:`player_link` by login name (``None`` unlinks). A name with no account is refused exactly as the
+    name of an account that has not joined the league: the answer never tells which login names exist."""
+    if username is None:
+        return player_link(league=league, player=player, user=None, by=by)
+    username = username.strip()
+    user = user_named(username)
+    if user is None:
+        check_can_link(by, league)
+        check_in_league(league, player)
+        raise not_joined(league, username)
+    return player_link(league=league, player=player, user=user, by=by)
 
 
 def seated(player: Player) -> Q:

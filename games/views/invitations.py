@@ -122,7 +122,7 @@ def invitation(request, token: str):
     user = request.user
     return render(request, "invitations/open.html", {
         "invitation": invitation, "form": form, "inviter": display_name(invitation.created_by),
-        "for_someone_else": bool(invitation.invitee_id and user.is_authenticated and invitation.invitee_id != user.pk),
+        "for_someone_else": bool(invitation.is_addressed and user.is_authenticated and invitation.invitee_id != user.pk),
         "role_words": ROLE_WORDS[invitation.role],
     }, status=status)
 

@@ -105,10 +105,12 @@ def league_member(request, slug: str):
     form = MemberForm(request.POST)
     if form.is_valid():
         role = form.role_value()
-        done = submitted(form, services.league_member_change, league=league, user=form.user, role=role,
-                         by=request.user)
+        done = submitted(form, services.league_member_named, league=league, username=form.cleaned_data["username"],
+                         role=role, by=request.user)
         if form.refusal is None:
-            name = display_name(form.user)
+            # The login name as typed, never the account's display name: the answer is the same whether or
+            # not an account has that name.
+            name = f"“{form.cleaned_data['username']}”"
             if isinstance(done, Invitation):
                 messages.success(request, f"{name} is invited as {done.get_role_display().lower()}; "
                                           "they accept from their home page.")

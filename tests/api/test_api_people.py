@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.models import Membership
 
 
@@ -112,8 +114,55 @@ def test_last_owner_cannot_leave(as_owner, league):
     assert response.json()["role"] == ["a league must keep at least one owner"]
 
 
-def test_adding_an_unknown_user_is_400(as_owner, league):
-    response = as_owner.post(f"/api/v1/leagues/{league.pk}/members/", {"username": "nobody", "role": "member"},
-                             format="json")
-    assert response.status_code == 400
-    assert response.json()["username"] == ['there is no user "nobody"']
+# What differs between any two invitations; everything else in an answer must not tell a name with an
+# account from one without.
+EACH_ITS_OWN = ("id", "token", "url", "expires_at", "created_at", "invitee")
+
+
+def alike(first, second) -> bool:
+    if first.status_code != second.status_code:
+        return False
+    one, other = first.json(), second.json()
+    if isinstance(one, dict) and isinstance(other, dict) and "token" in one:
+        return ({k: v for k, v in one.items() if k not in EACH_ITS_OWN}
+                == {k: v for k, v in other.items() if k not in EACH_ITS_OWN})
+    return one == other
+
+
+@pytest.mark.parametrize("role", ["member", "scorekeeper", "owner"])
+def test_an_unknown_login_name_is_answered_as_a_known_one(as_owner, league, make_user, role):
+    make_user("someone")
+    url = f"/api/v1/leagues/{league.pk}/members/"
+    known = as_owner.post(url, {"username": "someone", "role": role}, format="json")
+    unknown = as_owner.post(url, {"username": "nobody", "role": role}, format="json")
+    assert known.status_code == 202 and alike(known, unknown), (known.json(), unknown.json())
+    assert (known.json()["invitee"], unknown.json()["invitee"]) == ("someone", "nobody")
+
+
+def test_an_invitation_to_a_name_with_no_account_reaches_nobody(as_owner, league, client_for, make_user):
+    answer = as_owner.post(f"/api/v1/leagues/{league.pk}/members/", {"username": "nobody", "role": "owner"},
+                           format="json")
+    latecomer = make_user("nobody")  # an account made later with that name gets nothing
+    client = client_for(latecomer)
+    assert client.get("/api/v1/invitations/").json() == []
+    accept = client.post(f"/api/v1/invitations/{answer.json()['token']}/accept/")
+    assert accept.status_code == 403
+    assert not Membership.objects.filter(league=league, user=latecomer).exists()
+
+
+def test_an_invitation_link_for_an_unknown_name_is_answered_as_a_known_one(as_owner, league, make_user):
+    make_user("someone")
+    url = f"/api/v1/leagues/{league.pk}/invitations/"
+    known = as_owner.post(url, {"username": "someone", "role": "owner"}, format="json")
+    unknown = as_owner.post(url, {"username": "nobody", "role": "owner"}, format="json")
+    assert known.status_code == 201 and alike(known, unknown), (known.json(), unknown.json())
+
+
+def test_linking_a_player_to_an_unknown_name_is_refused_as_a_stranger_is(as_owner, league, make_user, players):
+    make_user("someone")
+    url = f"/api/v1/leagues/{league.pk}/players/{players[0].pk}/link/"
+    known = as_owner.post(url, {"username": "someone"}, format="json")
+    unknown = as_owner.post(url, {"username": "nobody"}, format="json")
+    assert known.status_code == unknown.status_code == 400
+    assert known.json()["username"] == [f"“someone” has not joined {league.name}; invite them first"]
+    assert unknown.json()["username"] == [f"“nobody” has not joined {league.name}; invite them first"]

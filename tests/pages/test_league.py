@@ -118,10 +118,16 @@ def test_owner_removes_a_member(owner_client, league, member):
     assert not Membership.objects.filter(league=league, user=member).exists()
 
 
-def test_unknown_user_is_an_error_beside_the_username(owner_client, league):
-    response = owner_client.post(reverse("league-member", args=[league.slug]), {"username": "ghost", "role": "member"})
-    assert response.status_code == 400
-    assert "There is no user called" in response.context["member_form"].errors["username"][0]
+def test_an_unknown_login_name_is_answered_as_a_known_one(owner_client, league, make_user):
+    make_user("newbie")
+    said = {}
+    for name in ("newbie", "ghost"):
+        response = owner_client.post(reverse("league-member", args=[league.slug]),
+                                     {"username": name, "role": "member"}, follow=True)
+        assert response.redirect_chain == [(reverse("league", args=[league.slug]), 302)]
+        said[name] = [str(message) for message in response.context["messages"]]
+    assert said["ghost"] == [text.replace("newbie", "ghost") for text in said["newbie"]]
+    assert "Newbie D." not in said["newbie"][0]  # the name typed, never the account's display name
 
 
 def test_the_last_owner_cannot_step_down(owner_client, league):
