@@ -7,6 +7,7 @@ Without ``REDIS_URL`` they run in-process (eagerly) when queued; with it, a work
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
@@ -14,7 +15,7 @@ from django.db import InterfaceError, OperationalError
 
 from games import events
 from games.models import League
-from games.services.webhooks import overdue_deliveries
+from games.services.webhooks import GRACE, overdue_deliveries
 from games.standings.services import league_standings_recompute as recompute_service
 from games.standings.services import league_standings_update as update_service
 from games.standings.services import stale_league_ids, standings_rebuild
@@ -112,12 +113,15 @@ def webhook_deliver(delivery_id: int, attempt: int = 1) -> dict[str, Any]:
 
 @shared_task(name="games.webhooks_catch_up", acks_late=True, autoretry_for=(OperationalError, InterfaceError),
              retry_backoff=2, max_retries=5)
-def webhooks_catch_up() -> list[int]:
+def webhooks_catch_up(grace_seconds: float | None = None) -> list[int]:
     """Queue every webhook attempt that is overdue: never queued (the broker was down when the event
-    happened) or taken by a worker that died. Celery beat runs it every five minutes."""
+    happened) or taken by a worker that died. Celery beat runs it every five minutes; a worker runs it when
+    it connects to the broker with no grace (``grace_seconds=0``): whatever is due then may have been lost
+    with the broker's data, and an attempt queued twice is still made once."""
     from games.webhooks.dispatch import send
 
-    overdue = overdue_deliveries()
+    grace = GRACE if grace_seconds is None else timedelta(seconds=grace_seconds)
+    overdue = overdue_deliveries(grace=grace)
     for delivery_id, attempt in overdue:
         send(delivery_id, attempt=attempt)
     return [delivery_id for delivery_id, _ in overdue]

@@ -16,19 +16,27 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-class CatchUpOnConnect(bootsteps.StartStopStep):
-    """Queue the standings catch-up whenever a worker (re)connects to the broker.
+# Work owed while the broker was down or lost its data (a restart without persistence, a FLUSHALL): the
+# standings updates and the webhook attempts that could not be queued, or whose queued tasks are gone.
+# Every webhook attempt due by now is queued again (an attempt queued twice is made once).
+CATCH_UPS = {"games.standings_catch_up": {}, "games.webhooks_catch_up": {"grace_seconds": 0}}
 
-    A standings update that could not be queued while Redis was down is owed to its league; a worker
-    starting, or reconnecting once Redis is back, is the moment it can be done. Without this, such a
-    league would wait for Celery beat or for its next finished game.
+
+class CatchUpOnConnect(bootsteps.StartStopStep):
+    """Queue the standings and webhook catch-ups whenever a worker (re)connects to the broker.
+
+    A standings update or a webhook attempt that could not be queued while Redis was down (or whose task
+    Redis lost) is owed; a worker starting, or reconnecting once Redis is back, is the moment it can be
+    done. Without this, it would wait for Celery beat's next catch-up (up to five minutes), or for the
+    league's next finished game.
     """
 
     requires = {"celery.worker.consumer.tasks:Tasks"}
 
     def start(self, consumer) -> None:
-        consumer.app.send_task("games.standings_catch_up", expires=240)
-        logger.info("connected to the broker; queued the standings catch-up")
+        for task, kwargs in CATCH_UPS.items():
+            consumer.app.send_task(task, kwargs=kwargs, expires=240)
+        logger.info("connected to the broker; queued the standings and webhook catch-ups")
 
 
 app.steps["consumer"].add(CatchUpOnConnect)

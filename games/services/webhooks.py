@@ -186,12 +186,16 @@ def webhook_delivery_record(*, delivery: WebhookDelivery, answer, final: bool = 
     return retry_in
 
 
-def overdue_deliveries(*, limit: int = 500) -> list[tuple[int, int]]:
-    """(delivery id, next attempt) of deliveries whose attempt is overdue: never queued (the broker was
-    down), or taken by a sender that died. For the catch-up task."""
+# An attempt due this long ago and not made is overdue: its task was never queued, or is lost.
+GRACE = timedelta(minutes=2)
+
+
+def overdue_deliveries(*, limit: int = 500, grace: timedelta = GRACE) -> list[tuple[int, int]]:
+    """(delivery id, next attempt) of deliveries whose attempt is overdue: due more than ``grace`` ago and
+    never queued (the broker was down), or taken by a sender that died. For the catch-up task."""
     now = timezone.now()
     overdue = (Q(status__in=[WebhookDelivery.Status.PENDING, WebhookDelivery.Status.RETRYING],
-                 next_attempt_at__lt=now - timedelta(minutes=2))
+                 next_attempt_at__lte=now - grace)
                | Q(status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - stale_claim()))
     rows = WebhookDelivery.objects.filter(overdue).order_by("next_attempt_at").values_list("pk", "attempt_count")
     return [(pk, count + 1) for pk, count in rows[:limit]]

@@ -8,6 +8,7 @@ own database connections, so these tests commit for real. Skipped on a bare mach
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
 import pytest
 from django.db import close_old_connections
@@ -22,8 +23,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HAND = {"bids": {"N": 3, "E": 2, "S": 4, "W": 3}, "tricks": {"N": 4, "E": 1, "S": 5, "W": 3}}
 
 
-@pytest.fixture
-def live_worker(redis_url, postgres):
+@contextmanager
+def live_worker_running():
     from celery.contrib.testing.worker import start_worker
 
     from scorekeeper.celery import app
@@ -37,6 +38,12 @@ def live_worker(redis_url, postgres):
     finally:
         app.conf.task_always_eager = True
         close_old_connections()
+
+
+@pytest.fixture
+def live_worker(redis_url, postgres):
+    with live_worker_running() as worker:
+        yield worker
 
 
 def scorer_client(user) -> APIClient:
@@ -95,3 +102,25 @@ def test_the_test_button_reaches_the_receiver(live_worker, endpoint, owner, rece
     (event,) = receiver.wait_for(1, "webhook.test")
     assert event["data"]["league"]["id"] == endpoint.league_id
     assert delivered(1)[0].message_id == response.json()["message_id"]
+
+
+def test_a_worker_that_connects_sends_what_the_broker_lost(redis_url, postgres, endpoint, receiver):
+    """A delivery recorded while the broker was down (or whose task a FLUSHALL erased) goes out as soon as a
+    worker connects, not at Celery beat's next catch-up (no beat runs here)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.webhooks.dispatch import new_message_id
+    from games.webhooks.payloads import envelope, test_event
+
+    owed = WebhookDelivery.objects.create(
+        endpoint=endpoint, message_id=new_message_id(), event="webhook.test",
+        payload=envelope("webhook.test", test_event(endpoint.league, by=None)),
+        next_attempt_at=timezone.now() - timedelta(seconds=1),  # due a moment ago, its task lost
+    )
+    with live_worker_running():
+        (event,) = receiver.wait_for(1, "webhook.test", timeout=30)
+    assert event["data"]["league"]["id"] == endpoint.league_id
+    owed.refresh_from_db()
+    assert owed.status == WebhookDelivery.Status.SUCCEEDED
