@@ -249,12 +249,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     # Request limits (api/throttles.py), counted in the cache: Redis when REDIS_URL is set (shared by
-    # every app server), else this process's memory. The token endpoint has its own limit.
+    # every app server), else this process's memory. The token and sign-up endpoints have their own limits.
     "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonymousReads", "api.throttles.UserWrites"],
     "DEFAULT_THROTTLE_RATES": {
         "anonymous_reads": env_rate("THROTTLE_ANONYMOUS_READS", "120/minute"),
         "user_writes": env_rate("THROTTLE_USER_WRITES", "60/minute"),
         "token_requests": env_rate("THROTTLE_TOKEN_REQUESTS", "10/minute"),
+        # Sign-ups, the API's and the site's form together.
+        "signups": env_rate("THROTTLE_SIGNUPS", "10/minute"),
     },
     # Behind PROXY_COUNT proxies of ours, the client's address is the one the outermost saw (that many
     # from the right in X-Forwarded-For); otherwise the connection's own.

@@ -9,6 +9,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
 from api.serializers.club import MeIn, MeOut, SignupIn, SignupOut
+from api.throttles import SignupRequests
 from games import selectors, services
 from games.models import display_name
 
@@ -19,11 +20,15 @@ class SignupView(ApiView):
     """Create an account (sign-up may be by invitation only: then send an open invitation's token).
 
     Answers with the new user's API token. Accepting the invitation is a separate step
-    (`invitations/{token}/accept/`), as on the site.
+    (`invitations/{token}/accept/`), as on the site. An invitation makes at most as many accounts as it may
+    be accepted (one for a single-use invitation), and an invitation addressed to a user makes none (they
+    have an account). Limited per address with the site's sign-up form (``THROTTLE_SIGNUPS``): 429 with
+    `Retry-After`.
     """
 
     authentication_classes = []
     permission_classes = [AllowAny]
+    throttle_classes = [SignupRequests]
 
     @extend_schema(request=SignupIn, responses={201: SignupOut}, auth=[], tags=["auth"])
     def post(self, request):

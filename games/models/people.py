@@ -52,6 +52,9 @@ class Invitation(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     max_uses = models.PositiveIntegerField(default=1)
     uses = models.PositiveIntegerField(default=0)
+    # Accounts made with it where sign-up is by invitation: at most ``max_uses`` (one for a single-use
+    # invitation), however many of them go on to accept it.
+    accounts_made = models.PositiveIntegerField(default=0)
     expires_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
@@ -98,6 +101,12 @@ class Invitation(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def can_make_account(self) -> bool:
+        """Whether someone may sign up with it: open, a link (an addressed invitation's person has an
+        account), and fewer accounts made with it than it may be accepted."""
+        return self.is_open and not self.is_addressed and self.accounts_made < self.max_uses
 
     @property
     def uses_left(self) -> int:

@@ -12,6 +12,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import F
 
 from games.errors import InvalidInput, NotAllowed
 from games.models import Invitation
@@ -66,15 +67,25 @@ def signup_open() -> bool:
     return settings.SIGNUP == "open" or first_account()
 
 
-def signup_invitation(token: str | None) -> Invitation | None:
-    """The invitation a sign-up comes with; required (and open) when sign-up is by invitation only."""
+def signup_invitation(token: str | None, *, lock: bool = False) -> Invitation | None:
+    """The invitation a sign-up comes with; required when sign-up is by invitation only, and then open, a
+    link (not addressed to someone, who has an account already) with an account left to make."""
     if signup_open():
         return None
     if not token:
         raise NotAllowed("sign-up is by invitation: open the invitation link your league's organiser sent you")
     invitation = invitation_by_token(token)
+    if lock:
+        # Two sign-ups with the last account of an invitation wait for each other; the second is refused.
+        invitation = Invitation.objects.select_for_update(of=("self",)).select_related("league").get(
+            pk=invitation.pk)
     if invitation.status != Invitation.Status.OPEN:
         raise NotAllowed(f"this invitation is {invitation.status_label.lower()}; "
+                         "ask the organiser for a new one")
+    if invitation.is_addressed:
+        raise NotAllowed("this invitation is for someone who has an account: sign in to accept it")
+    if not invitation.can_make_account:
+        raise NotAllowed("this invitation has made as many accounts as it can be accepted; "
                          "ask the organiser for a new one")
     return invitation
 
@@ -82,13 +93,15 @@ def signup_invitation(token: str | None) -> Invitation | None:
 @transaction.atomic
 def account_signup(*, username: str, password: str, display_name: str, email: str = "",
                    invitation: str | None = None):
-    """Create an account. With ``SIGNUP=invite`` only someone holding an open invitation may, except for the
-    first account of a new site: its administrator (staff, superuser), who then creates the first league.
+    """Create an account. With ``SIGNUP=invite`` only someone holding an open invitation link may, and an
+    invitation makes at most as many accounts as it may be accepted (one for a single-use invitation),
+    except for the first account of a new site: its administrator (staff, superuser), who then creates the
+    first league.
 
     The invitation is not accepted here: the new user accepts it next, as anyone else does.
     """
     administrator = settings.SIGNUP == "invite" and first_account()
-    signup_invitation(invitation)
+    held = signup_invitation(invitation, lock=True)
     User = get_user_model()
     user = User(username=checked_username(username), first_name=checked_display_name(display_name),
                 email=checked_email(email), is_staff=administrator, is_superuser=administrator)
@@ -98,6 +111,8 @@ def account_signup(*, username: str, password: str, display_name: str, email: st
         raise InvalidInput(" ".join(error.messages), field="password") from None
     user.set_password(password)
     user.save()
+    if held is not None:
+        Invitation.objects.filter(pk=held.pk).update(accounts_made=F("accounts_made") + 1)
     return user
 
 

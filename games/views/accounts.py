@@ -17,6 +17,8 @@ from games import selectors, services
 from games.forms import ProfileForm, SignupForm
 from games.models import Invitation
 from games.services.accounts import signup_open
+from scorekeeper.errors import page
+from scorekeeper.limits import address_over_limit, retry_after
 
 from .common import submitted
 from .home import game_rows
@@ -44,12 +46,17 @@ def signup(request):
     invitation = invitation_from(request)
     if request.user.is_authenticated:
         return redirect(after_signup(request, invitation))
-    if not signup_open() and (invitation is None or not invitation.is_open):
+    if not signup_open() and (invitation is None or not invitation.can_make_account):
         return render(request, "accounts/signup_closed.html", {"invitation": invitation}, status=403)
     form = SignupForm(request.POST or None, initial={"invitation": invitation.token if invitation else ""},
                       with_email=settings.PASSWORD_RESET_BY_EMAIL)
     status = 200
     if request.method == "POST":
+        # Counted with the API's sign-ups from the same address, before anything is checked.
+        wait = address_over_limit(request, "signups")
+        if wait is not None:
+            return page(429, "Too many sign-ups from here. Wait a minute, then try again.",
+                        {"Retry-After": retry_after(wait)})
         status = 400
         if form.is_valid():
             data = form.cleaned_data

@@ -120,7 +120,7 @@ def test_limits_are_skipped_not_failed_while_the_cache_is_down(as_owner, limits,
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:1/0",
                                    "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
-    with caplog.at_level(logging.WARNING, logger="api.throttles"):
+    with caplog.at_level(logging.WARNING, logger="scorekeeper.limits"):
         for name in ("Ann", "Ben"):
             assert as_owner.post("/api/v1/players/", {"name": name}, format="json").status_code == 201
     assert "the cache cannot be reached" in caplog.text
@@ -136,3 +136,24 @@ def test_counts_are_shared_through_redis_by_every_app_server(client_for, owner, 
     caches.close_all()
     del caches["default"]  # another app server: a connection of its own to the same Redis
     assert_throttled(client_for(owner).post("/api/v1/players/", {"name": "Cat"}, format="json"))
+
+
+def sign_up(client, n: int, **extra):
+    return client.post("/api/v1/auth/signup/", {"username": f"new{n}", "password": "shuffle-up-and-deal",
+                                                  "display_name": f"New {n}"}, format="json", **extra)
+
+
+def test_sign_ups_are_limited_per_address_in_the_api_and_on_the_site(anonymous, client, limits, settings):
+    settings.SIGNUP = "open"
+    limits(signups="3/minute")
+    assert [sign_up(anonymous, n).status_code for n in range(2)] == [201, 201]
+    page = {"username": "new9", "password1": "shuffle-up-and-deal", "password2": "shuffle-up-and-deal",
+            "display_name": "New 9"}
+    assert client.post("/accounts/signup/", page).status_code == 302  # the third, through the site's form
+    assert_throttled(sign_up(anonymous, 3))
+    client.logout()  # signed in by the sign-up
+    refused = client.post("/accounts/signup/", {**page, "username": "new10"})
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 60
+    assert "Too many sign-ups" in refused.content.decode()
+    # Another address is counted on its own.
+    assert sign_up(anonymous, 4, REMOTE_ADDR="203.0.113.9").status_code == 201

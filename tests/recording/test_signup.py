@@ -53,6 +53,34 @@ def test_invite_only_sign_up_needs_an_open_invitation(settings, league, owner):
     assert not user.memberships.exists()  # accepting is the next step, as for anyone
 
 
+def test_a_single_use_invitation_makes_one_account(settings, league, owner):
+    settings.SIGNUP = "invite"
+    link = invitation_create(league=league, role="member", by=owner)
+    account_signup(**GOOD, invitation=link.token)
+    for n in range(3):
+        with pytest.raises(NotAllowed, match="made as many accounts as it can be accepted"):
+            account_signup(**{**GOOD, "username": f"ann{n}"}, invitation=link.token)
+    assert get_user_model().objects.count() == 2  # the owner and one new account
+
+
+def test_a_link_for_three_makes_three_accounts(settings, league, owner):
+    settings.SIGNUP = "invite"
+    link = invitation_create(league=league, role="member", by=owner, max_uses=3)
+    for n in range(3):
+        account_signup(**{**GOOD, "username": f"ann{n}"}, invitation=link.token)
+    with pytest.raises(NotAllowed, match="made as many accounts"):
+        account_signup(**{**GOOD, "username": "ann3"}, invitation=link.token)
+
+
+def test_an_invitation_addressed_to_someone_makes_no_account(settings, league, owner, make_user):
+    settings.SIGNUP = "invite"
+    for name in ("member", "nobody"):  # an account's name, and a name with no account
+        make_user("member") if name == "member" else None
+        addressed = invitation_create(league=league, role="owner", by=owner, invitee_name=name)
+        with pytest.raises(NotAllowed, match="for someone who has an account"):
+            account_signup(**{**GOOD, "username": f"new{name}"}, invitation=addressed.token)
+
+
 def test_the_first_account_of_an_invite_only_site_is_its_administrator(settings):
     settings.SIGNUP = "invite"
     first = account_signup(**GOOD)
