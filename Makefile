@@ -3,6 +3,8 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The JavaScript tools (ESLint, and what the unit tests need), installed by npm from package-lock.json.
+NODE_STAMP := node_modules/.installed
 
 # `make test` options: MARKERS picks tests by marker (pytest -m), WORKERS sets how many processes share
 # the run (pytest-xdist; "auto": one per core, 0: just one), PYTEST_ARGS passes anything else to pytest.
@@ -16,9 +18,9 @@ PYTEST_ARGS ?=
 # reuses the compiled modules (__pycache__/, ignored by git) instead of compiling the project again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install run test test-services screenshots lint worker beat bench load serve-prod clean
+.PHONY: install run test test-python test-js test-services screenshots lint worker beat bench load serve-prod clean
 
-install: $(STAMP)
+install: $(STAMP) $(NODE_STAMP)
 
 # Reinstall only when the declared dependencies change.
 $(STAMP): pyproject.toml
@@ -28,18 +30,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "Scorekeeper needs Node.js 18.18 or newer with npm (npm not found)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
 run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install
+test: test-js test-python
+
+test-python: install
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup $(if $(MARKERS),-m "$(MARKERS)") $(PYTEST_ARGS)
+
+# The JavaScript unit tests (tests/js/): the outbox, the steps, the sums, with Node's own test runner.
+test-js: install
+	node --test --test-reporter=spec tests/js/
 
 # Only the tests that need PostgreSQL, Redis or Chromium, failing (not skipping) where one is missing:
 #   DATABASE_URL=postgres://... REDIS_URL=redis://... make test-services
 test-services:
-	REQUIRE_SERVICES=1 $(MAKE) test MARKERS="services or browser"
+	REQUIRE_SERVICES=1 $(MAKE) test-python MARKERS="services or browser"
 
 # The README's pictures of the main pages at phone and desktop sizes, from real headless Chromium.
 screenshots: install
@@ -48,6 +61,7 @@ screenshots: install
 
 lint: install
 	$(BIN)/ruff check .
+	npx --no-install eslint .
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
@@ -75,4 +89,4 @@ serve-prod: install
 	$(BIN)/gunicorn scorekeeper.wsgi -c gunicorn.conf.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles

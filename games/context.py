@@ -1,10 +1,17 @@
-"""What every page's template may ask about accounts: whether sign-up and password reset are offered."""
+"""What every page's template may ask: whether sign-up and password reset are offered, where the service
+worker is."""
 
 from __future__ import annotations
 
 from django.conf import settings
 
 from games.services.accounts import signup_open
+from games.views.app import service_worker_url
+
+
+def app(request) -> dict:
+    """Where the pages register the service worker (the address changes with the site's files)."""
+    return {"service_worker_url": service_worker_url()}
 
 
 def accounts(request) -> dict:

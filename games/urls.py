@@ -5,6 +5,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("sw.js", views.service_worker, name="service-worker"),
+    path("sw-shell.json", views.service_worker_shell, name="service-worker-shell"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("offline/", views.offline, name="offline"),
     path("accounts/signup/", views.signup, name="signup"),

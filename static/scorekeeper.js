@@ -32,53 +32,6 @@
     });
   }
 
-  // Groups of numbers with a known sum (Spades' tricks add up to 13): a running count, and once all but
-  // one are chosen, the last is what is left.
-  function updateSums(within) {
-    (within || document).querySelectorAll("[data-sum]").forEach(function (group) {
-      var want = parseInt(group.dataset.sum, 10);
-      var out = group.querySelector(".sum-count");
-      var fieldsets = group.querySelectorAll("fieldset.chips");
-      var total = 0, picked = 0;
-      fieldsets.forEach(function (fieldset) {
-        var input = fieldset.querySelector("input:checked");
-        if (input) { total += parseInt(input.value, 10); picked += 1; }
-      });
-      if (!out) { return; }
-      out.hidden = false;
-      out.textContent = total + " of " + want;
-      out.className = "sum-count " + (total === want ? "ok" : total > want ? "over" : "under");
-      if (picked === fieldsets.length && total !== want) { out.textContent += total > want ? " — too many" : " — too few"; }
-    });
-  }
-
-  function fillLastOfSum(changed) {
-    var group = changed.closest("[data-sum]");
-    if (!group) { return; }
-    var fieldsets = Array.prototype.slice.call(group.querySelectorAll("fieldset.chips"));
-    var open = fieldsets.filter(function (fieldset) { return !fieldset.querySelector("input:checked"); });
-    if (open.length !== 1) { return; }
-    var total = fieldsets.reduce(function (sum, fieldset) {
-      var input = fieldset.querySelector("input:checked");
-      return sum + (input ? parseInt(input.value, 10) : 0);
-    }, 0);
-    var rest = open[0].querySelector("input[value='" + (parseInt(group.dataset.sum, 10) - total) + "']");
-    if (rest) {
-      rest.checked = true;
-      rest.dispatchEvent(new Event("change", { bubbles: true }));
-    }
-  }
-
-  function sums() {
-    document.addEventListener("change", function (event) {
-      if (event.target.matches("[data-sum] input[type=radio]")) { fillLastOfSum(event.target); }
-      if (event.target.closest("[data-sum]")) { updateSums(); }
-    });
-    updateSums();
-  }
-
-  window.Scorekeeper = { updateSums: updateSums };
-
   // The spectator view: fetch the scoreboard fragment every few seconds and swap it in when it changed.
   function livePoll() {
     var live = document.getElementById("live");
@@ -141,7 +94,7 @@
   function serviceWorker() {
     var script = document.querySelector("script[data-service-worker]");
     if (!("serviceWorker" in navigator) || !script) { return; }
-    navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/" }).catch(function () {
+    navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/", type: "module" }).catch(function () {
       /* no service worker (a plain-http address, a private window): the pages still work online */
     });
     document.querySelectorAll("form[data-sign-out]").forEach(function (form) {
@@ -154,7 +107,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     guardForms();
     freshFormsOnReturn();
-    sums();
     livePoll();
     connectionBanner();
     keepAwake();

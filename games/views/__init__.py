@@ -6,7 +6,7 @@ script on the table page adds the offline outbox on top (``static/table.js``, ``
 """
 
 from .accounts import password_reset, profile, signup
-from .app import manifest, offline, service_worker
+from .app import manifest, offline, service_worker, service_worker_shell
 from .exports import (
     game_hands_csv,
     league_backup,
@@ -80,6 +80,7 @@ __all__ = [
     "player_detail",
     "profile",
     "service_worker",
+    "service_worker_shell",
     "signup",
     "table",
 ]

@@ -5,6 +5,7 @@ the phone until the scorekeeper decides."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -338,7 +339,9 @@ def test_the_app_installs_from_a_manifest_with_a_worker_at_the_root(table_phone,
     page = table_phone
     sign_in(page)
     open_table(page, game)
-    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+    worker = urlsplit(page.evaluate("navigator.serviceWorker.controller.scriptURL"))
+    shell = page.evaluate("fetch('/sw-shell.json').then(r => r.json())")
+    assert (worker.path, worker.query) == ("/sw.js", f"v={shell['version']}")
     manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
     assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
