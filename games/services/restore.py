@@ -1,9 +1,11 @@
 """Restoring a league backup (``league_export``'s document) into a new league, every game re-scored.
 
-All or nothing: the whole document is read, every game replayed by the rules engine, and any problem
-(a hand the rules refuse, a seat naming nobody, a date that is not one, seasons that overlap or share a
-name) is reported; one problem and nothing is stored. Up to ``MAX_PROBLEMS`` are listed, each naming the
-season (``season "Autumn 2026"``), or the game (``G7``) and hand.
+All or nothing: the whole document is checked before anything is stored (``games.backup.checks``: its JSON
+Schema, the rules no schema can say, every game replayed by the rules engine, the seasons), and any problem
+(a string where true or false belongs, a player in two seats, hands not numbered 1 to n, a game finished
+before it started, an unknown rules version, a hand the rules refuse, seasons that overlap...) is
+reported; one problem and nothing is stored. Up to ``MAX_PROBLEMS`` are listed, each naming the season
+(``season "Autumn 2026"``), or the game (``G7``) and hand.
 
 The document's format version stays 1 while what is added to it is optional: a match's ``game_type`` and
 ``seasons`` came later, and a document without them still restores.
@@ -13,28 +15,25 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime
 from typing import Any
 
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from games import events
+from games.backup.checks import CheckedGame, check_games, document_problems, facts_of, listed, moment
+from games.backup.schema import FORMAT, VERSION
 from games.errors import InvalidInput, NotAllowed
 from games.idempotency import once
 from games.models import Game, Hand, League, Match, Membership, Player, Season, game_type_name
-from games.rules import SEATS, RulesError, get_ruleset, ruleset_class, shown
+from games.rules import SEATS, shown
 
 from .hands import apply_state, plain
 from .leagues import check_default_options, checked_slug, unique_slug
 from .matches import match_refresh
 from .seasons import check_order, checked_date, overlap_refusal, overlaps, plain_name
 
-FORMAT = "scorekeeper-league"
-VERSION = 1
 MAX_PROBLEMS = 20
-JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
 
 
 class ImportRefused(InvalidInput):
@@ -95,31 +94,14 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def require(document: Any, key: str, kind: type, where: str) -> Any:
-    if not isinstance(document, dict) or not isinstance(document.get(key), kind):
-        raise InvalidInput(f"{where}: {shown(key)} is missing or not {JSON_KINDS[kind]}", field=key)
-    return document[key]
-
-
-def moment(value: Any, where: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        parsed = parse_datetime(value) if isinstance(value, str) else None
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        raise InvalidInput(f"{where}: {shown(value)} is not a date and time (ISO 8601)", field="date")
-    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, timezone.utc)
-
-
 def check_header(document: Any) -> dict[str, Any]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise InvalidInput(f"not a {FORMAT} document", field="format")
     if document.get("version") != VERSION:
         raise InvalidInput(f"version {shown(document.get('version'))} is not supported (only {VERSION})",
                            field="version")
-    return require(document, "league", dict, "document")
+    about = document.get("league")
+    return about if isinstance(about, dict) else {}
 
 
 def league_restore(*, document: Any, by, name: str | None = None, slug: str | None = None,
@@ -156,81 +138,71 @@ def league_restore(*, document: Any, by, name: str | None = None, slug: str | No
 
 
 def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> ImportReport:
-    name = (name or "").strip() or require(about, "name", str, "league").strip()
-    if not name or len(name) > 120:
+    problems = document_problems(document)
+    checked, game_problems = check_games(document)
+    problems += game_problems
+    seasons: list[dict[str, Any]] = []
+    if not any(problem.startswith("season") for problem in problems):  # their shape first, then their rules
+        seasons, season_problems = restore_seasons(document.get("seasons", []))
+        problems += season_problems
+    try:
+        default_options = check_default_options(about.get("default_options") or {})
+    except InvalidInput as error:
+        problems.append(f"league: {error.message}")
+    if problems:
+        raise ImportRefused(problems)
+    name = (name or "").strip() or about["name"].strip()
+    if len(name) > 120:
         raise InvalidInput("league: a name of 1 to 120 characters is needed", field="name")
     if slug:
         slug = checked_slug(slug)
     else:
-        wanted = require(about, "slug", str, "league")
+        wanted = about["slug"]
         if League.objects.filter(slug=wanted).exists():
             if keep_slug:
                 raise InvalidInput(f"a league with the slug {shown(wanted)} already exists", field="slug")
             slug = unique_slug(name)
         else:
             slug = checked_slug(wanted)
-    default_options = check_default_options(about.get("default_options") or {})
-    league = League.objects.create(name=name, slug=slug, is_public=bool(about.get("is_public", True)),
+    league = League.objects.create(name=name, slug=slug, is_public=about.get("is_public", True),
                                    default_options=default_options, created_by=by)
     if by is not None:
         Membership.objects.create(league=league, user=by, role=Membership.Role.OWNER)
     report = ImportReport(league=league)
-    players: dict[str, Player] = {}
-    for entry in require(document, "players", list, "document"):
-        key, player_name = require(entry, "key", str, "player"), require(entry, "name", str, "player").strip()
-        if key in players or not player_name or len(player_name) > 80:
-            raise InvalidInput(f"player {key}: a unique key and a name of 1 to 80 characters are needed",
-                               field="players")
-        players[key] = Player.objects.create(name=player_name, created_by=by)
+    players = {entry["key"]: Player.objects.create(name=" ".join(entry["name"].split()), created_by=by)
+               for entry in listed(document, "players")}
     league.players.add(*players.values())
     report.players = len(players)
-    games = require(document, "games", list, "document")
-    seasons, problems = restore_seasons(document.get("seasons", []), league=league, by=by)
-    matches = restore_matches(document.get("matches", []), games, league=league, players=players, by=by)
+    Season.objects.bulk_create([Season(league=league, created_by=by, **season) for season in seasons])
+    report.seasons = len(seasons)
+    matches = restore_matches(document, checked, league=league, players=players, by=by)
     report.matches = len(matches)
-    for entry in games:
-        try:
-            with transaction.atomic():
-                game, hands = restore_game(entry, league=league, players=players, matches=matches, by=by)
-        except InvalidInput as error:
-            problems.append(error.message)
-            continue
-        except (DatabaseError, ValueError, TypeError) as error:
-            problems.append(f"game {entry.get('key') if isinstance(entry, dict) else '?'}: cannot be stored ({error})")
-            continue
+    for entry in checked:
+        game = store_game(entry, league=league, players=players, matches=matches, by=by)
         report.games[game.status] += 1
         report.game_types[game_type_name(game.game_type)] += 1
-        report.hands += hands
-    if problems:
-        raise ImportRefused(problems)
-    Season.objects.bulk_create(seasons)
-    report.seasons = len(seasons)
+        report.hands += len(entry.entered)
     for match in matches.values():
         match_refresh(match=match)
     return report
 
 
-def restore_seasons(entries: Any, *, league: League, by) -> tuple[list[Season], list[str]]:
-    """The document's seasons (not stored yet) and the problems found in them, each naming the season.
+def restore_seasons(entries: Any) -> tuple[list[dict[str, Any]], list[str]]:
+    """The document's seasons (name, first and last day; their shape already checked) and the problems found
+    in them, each naming the season.
 
-    The seasons service's rules: a name of 1 to 80 characters (spaces tidied) that no other season of the
-    league has, whatever the case; dates YYYY-MM-DD, not ending before they start and overlapping no
-    other season's (no end: open).
+    The seasons service's rules: a name that no other season of the league has, whatever the case; not
+    ending before they start and overlapping no other season's (no end: open).
     """
-    if not isinstance(entries, list):
-        raise InvalidInput('document: "seasons" is not a list', field="seasons")
     seasons: list[Season] = []
     problems: list[str] = []
-    for number, entry in enumerate(entries, start=1):
-        if not isinstance(entry, dict):
-            problems.append(f"season {number}: not an object")
-            continue
-        where = f"season {shown(entry['name'])}" if isinstance(entry.get("name"), str) else f"season {number}"
+    seasons_given: list[Any] = entries if isinstance(entries, list) else []
+    for entry in seasons_given:
+        name = plain_name(entry["name"])
+        where = f"season {shown(name)}"
+        starts_on = checked_date(entry["starts_on"], "starts_on")
+        ends_on = None if entry.get("ends_on") is None else checked_date(entry["ends_on"], "ends_on")
         try:
-            name = plain_name(entry.get("name"))
-            where = f"season {shown(name)}"
-            starts_on = season_day(entry.get("starts_on"), "starts_on")
-            ends_on = None if entry.get("ends_on") is None else season_day(entry["ends_on"], "ends_on")
             check_order(starts_on, ends_on)
         except InvalidInput as error:
             problems.append(f"{where}: {error.message}")
@@ -244,86 +216,46 @@ def restore_seasons(entries: Any, *, league: League, by) -> tuple[list[Season], 
                 problems.append(f"{where}: {overlap_refusal(other)}")
                 break
         else:
-            seasons.append(Season(league=league, name=name, starts_on=starts_on, ends_on=ends_on, created_by=by))
-    return seasons, problems
+            seasons.append(Season(name=name, starts_on=starts_on, ends_on=ends_on))
+    return [{"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on}
+            for season in seasons], problems
 
 
-def season_day(value: Any, key: str) -> date:
-    try:
-        return checked_date(value, key)
-    except InvalidInput as error:
-        raise InvalidInput(f"{shown(key)} is {shown(value)}: {error.message}", field="seasons") from None
-
-
-def restore_matches(entries: Any, games: list, *, league, players, by) -> dict[str, Match]:
-    if not isinstance(entries, list):
-        raise InvalidInput('document: "matches" is not a list', field="matches")
+def restore_matches(document: dict, checked: list[CheckedGame], *, league, players, by) -> dict[str, Match]:
+    """The document's matches (checked), each with its game type (named, or its games')."""
+    types = {game.match: game.game_type for game in checked if game.match is not None}
+    game_types = {key: game_type or types[key] for key, game_type in facts_of(document).matches.items()}
     matches: dict[str, Match] = {}
-    for entry in entries:
-        key = require(entry, "key", str, "match")
-        where = f"match {key}"
-        seating = require(entry, "seating", dict, where)
-        if set(seating) != set(SEATS) or any(seating[seat] not in players for seat in SEATS):
-            raise InvalidInput(f"{where}: seating must name a listed player for each of N, E, S, W", field="matches")
-        game_type = entry.get("game_type") or match_game_type(key, games)
-        try:
-            if not ruleset_class(game_type).match_games:
-                raise InvalidInput(f"{where}: {game_type_name(game_type)} is not played in matches", field="matches")
-        except RulesError as error:
-            raise InvalidInput(f"{where}: {error}", field="matches") from None
+    for entry in listed(document, "matches"):
+        key = entry["key"]
         matches[key] = Match.objects.create(
-            game_type=game_type, league=league, seating={seat: players[seating[seat]].pk for seat in SEATS},
-            options=require(entry, "options", dict, where),
+            game_type=game_types[key], league=league,
+            seating={seat: players[entry["seating"][seat]].pk for seat in SEATS}, options=entry["options"],
             status=Match.Status.ABANDONED if entry.get("abandoned") else Match.Status.IN_PROGRESS,
-            started_at=moment(entry.get("started_at"), where) or timezone.now(), created_by=by,
+            started_at=moment(entry.get("started_at")) or timezone.now(), created_by=by,
         )
     return matches
 
 
-def match_game_type(key: Any, games: list) -> str:
-    """A match's game type, from its games (documents written before matches named theirs)."""
-    for entry in games:
-        if isinstance(entry, dict) and entry.get("match") == key:
-            return require(entry, "game_type", str, f"game {entry.get('key')}")
-    raise InvalidInput(f"match {key} has no games, so its game type is unknown", field="matches")
-
-
-def restore_game(entry: Any, *, league, players, matches, by) -> tuple[Game, int]:
-    where = f"game {entry.get('key') if isinstance(entry, dict) else '?'}"
-    seats = require(entry, "seats", dict, where)
-    if set(seats) != set(SEATS) or any(not isinstance(key, str) or key not in players for key in seats.values()):
-        raise InvalidInput(f"{where}: seats must name a listed player for each of N, E, S, W", field="seats")
-    hands = require(entry, "hands", list, where)
-    records = [require(hand, "record", dict, f"{where}, hand {number}") for number, hand in enumerate(hands, 1)]
-    match_key = entry.get("match")
-    if match_key is not None and match_key not in matches:
-        raise InvalidInput(f"{where}: match {shown(match_key)} is not listed", field="match")
-    try:
-        ruleset = get_ruleset(require(entry, "game_type", str, where), require(entry, "options", dict, where))
-        state = ruleset.replay(records)
-    except RulesError as error:
-        raise InvalidInput(f"{where}: {error}", field="hands") from None
-    rules_version = entry.get("rules_version", 1)
-    if not isinstance(rules_version, int) or isinstance(rules_version, bool) or rules_version < 1:
-        raise InvalidInput(f"{where}: rules_version must be a whole number from 1", field="rules_version")
-    started_at = moment(entry.get("started_at"), where)
-    finished_at = moment(entry.get("finished_at"), where)
-    entered = [moment(hand.get("entered_at"), f"{where}, hand {number}") for number, hand in enumerate(hands, 1)]
+def store_game(checked: CheckedGame, *, league, players, matches, by) -> Game:
+    """Store a checked game and its hands as re-scored."""
+    seats = {seat: players[key] for seat, key in checked.seats.items()}
     game = Game(
-        game_type=entry["game_type"], league=league,
-        north=players[seats["N"]], east=players[seats["E"]], south=players[seats["S"]], west=players[seats["W"]],
-        options=dict(ruleset.options), rules_version=rules_version,
-        match=matches.get(match_key), match_game_number=entry.get("match_game_number"),
+        game_type=checked.game_type, league=league,
+        north=seats["N"], east=seats["E"], south=seats["S"], west=seats["W"],
+        options=dict(checked.ruleset.options), rules_version=checked.rules_version,
+        match=matches.get(checked.match), match_game_number=checked.match_game_number,
         created_by=by,
     )
-    apply_state(game, state)
-    if entry.get("abandoned"):
+    apply_state(game, checked.state)
+    if checked.abandoned:
         game.status = Game.Status.ABANDONED
-    if started_at:
-        game.started_at = started_at
-    game.finished_at = finished_at
+    if checked.started_at:
+        game.started_at = checked.started_at
+    game.finished_at = checked.finished_at
     if game.status == Game.Status.FINISHED and game.finished_at is None:
-        game.finished_at = entered[-1] if entered and entered[-1] else game.started_at
+        last = checked.entered[-1] if checked.entered else None
+        game.finished_at = last or game.started_at
     game.save()
     Hand.objects.bulk_create(
         Hand(
@@ -331,6 +263,6 @@ def restore_game(entry: Any, *, league, players, matches, by) -> tuple[Game, int
             delta=plain(scored.delta), totals=plain(scored.totals), extras=plain(scored.extras),
             details=plain(scored.details), entered_by=by, **({"entered_at": at} if at else {}),
         )
-        for scored, at in zip(state.hands, entered, strict=True)
+        for scored, at in zip(checked.state.hands, checked.entered, strict=True)
     )
-    return game, len(hands)
+    return game

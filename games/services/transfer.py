@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.backup.schema import FORMAT, VERSION
 from games.models import Game, League, Match, Player, Season
 
-from .restore import FORMAT, VERSION, league_restore
+from .restore import league_restore
 
 
 def stamp(moment) -> str | None:

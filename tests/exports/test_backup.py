@@ -153,7 +153,7 @@ def test_the_api_lists_every_problem_and_stores_nothing(as_owner, anonymous, lea
     leagues = League.objects.count()
     response = as_owner.post("/api/v1/leagues/import/", {"document": document}, format="json")
     assert response.status_code == 400
-    assert response.json()["document"][0] == "game G1: seats must name a listed player for each of N, E, S, W"
+    assert response.json()["document"][0] == 'game G1: seat N names "P99", who is not among the players'
     assert response.json()["document"][1].startswith("game G2: hand 1:")
     assert League.objects.count() == leagues
     assert anonymous.post("/api/v1/leagues/import/", {"document": document}, format="json").status_code == 401

@@ -75,8 +75,8 @@ def test_an_existing_slug_is_refused(demo_league, tmp_path):
     [
         ({"version": "1"}, 'version "1" is not supported (only 1)'),
         ({"version": None}, "version null is not supported (only 1)"),
-        ({"players": {}}, 'document: "players" is missing or not a list'),
-        ({"league": []}, 'document: "league" is missing or not an object'),
+        ({"players": {}}, 'document: "players" must be a list, not {}'),
+        ({"league": []}, 'document: "league" must be an object, not []'),
     ],
 )
 def test_a_malformed_document_is_refused_in_json_terms(demo_league, tmp_path, change, message):
