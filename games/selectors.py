@@ -202,6 +202,10 @@ def match_games(*, match: Match) -> list[Game]:
     return list(match.games.select_related(*SEATED).order_by("match_game_number"))
 
 
+def match_game(*, match: Match, number: int) -> Game | None:
+    return match.games.filter(match_game_number=number).first()
+
+
 # --- the API's reads (each a fixed number of queries, however many games or hands) --------------
 
 

@@ -46,6 +46,12 @@ def game_etag(game: Game, *variant: Any) -> str:
     return etag("game", game.pk, game.updated_at.isoformat(), game.hand_count, game.status, game.renamed, *variant)
 
 
+def board_etag(game: Game) -> str:
+    """The spectator board's ETag (as ``live/board/`` answers it) for a game read without its version."""
+    game.renamed = Player.objects.order_by("-updated_at").values_list("updated_at", flat=True).first()
+    return game_etag(game, "board")
+
+
 SEASON_COLUMNS = ("pk", "name", "starts_on", "ends_on", "standings_at")
 
 

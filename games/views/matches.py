@@ -7,8 +7,37 @@ from django.shortcuts import render
 
 from games import policy, selectors
 from games.forms.base import SEAT_WORDS
-from games.models import Match
+from games.models import Game, Match, Player
 from games.rules import ruleset_class
+
+
+def match_totals(match: Match, players: dict[int, Player]) -> list[dict]:
+    """Every player's match total, highest first, and whether they won the match."""
+    winners = {int(pk) for pk in match.winners}
+    return sorted(
+        ({"player": players[int(pk)], "total": match.player_totals.get(str(pk), 0), "winner": int(pk) in winners}
+         for pk in match.seating.values()),
+        key=lambda row: (-row["total"], row["player"].name),
+    )
+
+
+def winner_names(totals: list[dict]) -> str:
+    return " & ".join(row["player"].name for row in totals if row["winner"])
+
+
+def match_standing(game: Game) -> dict | None:
+    """For a finished game of a match: the match as it stands after it, and the game that comes next."""
+    if not game.match_id:
+        return None
+    match = selectors.match_detail(match_id=game.match_id)
+    totals = match_totals(match, selectors.players_by_id(ids=[int(pk) for pk in match.seating.values()]))
+    return {
+        "match": match, "totals": totals, "winner_names": winner_names(totals),
+        "one_winner": sum(row["winner"] for row in totals) == 1,
+        "games_in_match": ruleset_class(match.game_type).match_games,
+        "finished": match.status == Match.Status.FINISHED,
+        "next_game": selectors.match_game(match=match, number=game.match_game_number + 1),
+    }
 
 
 def match_detail(request, match_id: int):
@@ -37,15 +66,10 @@ def match_detail(request, match_id: int):
             ],
             "seats": [(seat, SEAT_WORDS[seat], players[seats[seat]].name) for seat in "NESW"],
         })
-    winners = {int(pk) for pk in match.winners}
-    totals = sorted(
-        ({"player": players[pk], "total": match.player_totals.get(str(pk), 0), "winner": pk in winners}
-         for pk in seating.values()),
-        key=lambda row: (-row["total"], row["player"].name),
-    )
+    totals = match_totals(match, players)
     return render(request, "games/match.html", {
         "match": match, "name": ruleset.name, "games_in_match": ruleset.match_games, "rows": rows, "totals": totals,
-        "winner_names": " & ".join(row["player"].name for row in totals if row["winner"]),
+        "winner_names": winner_names(totals),
         "finished": match.status == Match.Status.FINISHED,
         "current": next((row["game"] for row in rows if row["game"] and row["game"].status == "in_progress"), None),
     })

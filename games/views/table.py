@@ -18,12 +18,13 @@ from django.utils import timezone
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
-from games import policy, selectors, services
+from games import policy, selectors, services, versions
 from games.forms import ScorekeeperForm, hand_form_class
 from games.forms.base import seat_names
 from games.rules import SEATS
 
 from .common import board, game_title, submitted, visible_game_or_404
+from .matches import match_standing
 
 
 def table_context(request, game, *, form=None, scorekeeper_form=None):
@@ -38,6 +39,8 @@ def table_context(request, game, *, form=None, scorekeeper_form=None):
         title=game_title(game), can_score=can_score, form=form,
         hand_template=hand_form_class(game.game_type).template_name_hand,
         rematch_url=rematch_url(game),
+        # A finished game of a match: the match as it stands, and its next game one tap away.
+        match_standing=match_standing(game) if summary.finished else None,
         scorekeeper_form=(scorekeeper_form or ScorekeeperForm()) if choosing else None,
         scorekeepers=list(game.scorekeepers.order_by("username")) if choosing else [],
         # For the page's script, which keeps entering hands while the phone is offline.
@@ -45,6 +48,8 @@ def table_context(request, game, *, form=None, scorekeeper_form=None):
             "game": game.pk, "handCount": summary.hand_count, "nextDealer": summary.next_dealer,
             "seats": list(SEATS), "names": seat_names(game), "user": request.user.get_username(),
             "renderedAt": timezone.now().isoformat(),
+            # Where the page asks, every few seconds, whether another phone changed the game.
+            "board": reverse("live-board", args=[game.pk]), "version": versions.board_etag(game),
         },
     )
     return context

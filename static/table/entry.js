@@ -30,6 +30,13 @@ export function choicesInWords(form) {
   return lines;
 }
 
+/** Whether the scorekeeper has begun this entry: a choice or a word that is not the form's default. */
+export function touched(form) {
+  return $all("input[type=radio], input[type=checkbox]", form)
+    .some((input) => input.checked !== ("default" in input.dataset)) ||
+    $all("input[type=text], textarea", form).some((input) => input.value.trim() !== "");
+}
+
 export function keyOf(form) {
   return $("[name=idempotency_key]", form).value;
 }

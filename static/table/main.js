@@ -7,13 +7,13 @@
 import * as Outbox from "../outbox.js";
 import { $, $all, button, csrfCookie, element } from "./dom.js";
 import {
-  choicesInWords, chosen, clearForm, draftOf, draftStore, fieldsOf, fill, keyOf, setEntryNumber, setKey,
-  startEntry,
+  choicesInWords, clearForm, draftOf, draftStore, fieldsOf, fill, keyOf, setEntryNumber, setKey, startEntry,
+  touched,
 } from "./entry.js";
 import { showErrors } from "./errors.js";
 import { dealerAfter, readFacts } from "./facts.js";
 import { plural, recordedWords, sidesShown, statusLine } from "./status.js";
-import { followStep, setUpSteps, showStep, stepsOf } from "./steps.js";
+import { focusStep, followStep, setUpSteps, showStep, stepsOf } from "./steps.js";
 import { updateSums, watchSums } from "./sums.js";
 import { createSync } from "./sync.js";
 import { waitingList } from "./waiting.js";
@@ -39,6 +39,29 @@ function kept() {
 
 function showWaiting(entries) {
   renderWaiting(entries, table.facts.user);
+  holdEntry(entries);
+}
+
+// While another phone's hand and one kept here disagree, the entry waits (its number would be a guess):
+// the review card comes into view with the focus, once, and the entry is back when the scorekeeper decides.
+let reviewShown = null;
+function holdEntry(entries) {
+  const review = entries.find((entry) => entry.state === "review");
+  const entry = $("#entry");
+  if (entry) {
+    entry.hidden = Boolean(review);
+  }
+  if (!review) {
+    reviewShown = null;
+    return;
+  }
+  const card = $(`.hand.kept[data-key="${review.key}"]`);
+  if (card && reviewShown !== review.key) {
+    reviewShown = review.key;
+    card.tabIndex = -1;
+    card.scrollIntoView({ block: "start" });
+    card.focus({ preventScroll: true });
+  }
 }
 
 function saveDraft() {
@@ -87,6 +110,9 @@ async function drop(entry) {
 
 function edit(entry) {
   const form = table.form;
+  if (!form) {
+    return;  // the game is over: there is no entry to fix it in
+  }
   table.editing = entry;
   clearForm(form);
   fill(form, entry.fields);
@@ -140,6 +166,7 @@ async function onSubmit(event) {
     table.drafts.forget();
     const entries = await kept();
     startNextEntry(entries);
+    focusStep(form);
     showWaiting(entries);
     say(`Hand ${entry.expected_number} is kept on this phone; sending…`, "waiting");
     await sync.send({ just: entry, wasEditing });
@@ -165,10 +192,8 @@ async function afterSending(summary, context, recorded) {
     summary.stopped.find((entry) => entry.key === just.key && entry.state === "refused");
   const conflict = summary.stopped.some((entry) => entry.game === table.facts.game && entry.state === "review");
   // Something new on the server (ours, or another phone's hand): show the game as it now stands.
-  if (recorded.length || conflict) {
-    await refresh();
-  }
-  if (refused) {
+  const ended = recorded.length || conflict ? await refresh() : false;
+  if (refused && table.form) {
     // Refused while the scorekeeper is still here: back into the form to be fixed now.
     await Outbox.remove(just.key);
     table.editing = null;
@@ -191,6 +216,20 @@ async function afterSending(summary, context, recorded) {
   if (table.form && !table.editing) {
     setEntryNumber(table.form, table.facts, ...entryNumberAfter(entries.length));
     saveDraft();
+  }
+  if (ended) {
+    showGameOver();
+  }
+}
+
+// The game is over (recorded here, on another phone, or from the outbox): the entry has gone and the
+// game-over card (the winner, Rematch or the match's next game) is in its place, with the focus.
+function showGameOver() {
+  table.drafts.forget();
+  const card = $("#game-over");
+  if (card) {
+    card.scrollIntoView({ block: "nearest" });
+    card.focus({ preventScroll: true });
   }
 }
 
@@ -221,7 +260,10 @@ function describeQueue(entries, recorded, summary) {
 
 // --- the page as the server has it now ---------------------------------------------------------------
 
-/** Swap in the server's current scoreboard and history (and the entry, when nothing is being entered). */
+/**
+ * Swap in the server's current scoreboard and history, and the entry when nothing is being entered in it
+ * (or when the game has no more hands). Resolves with whether this made the game over here.
+ */
 async function refresh() {
   let fresh;
   try {
@@ -232,13 +274,17 @@ async function refresh() {
     }
     fresh = new DOMParser().parseFromString(await response.text(), "text/html");
   } catch {
-    return;  // offline again: the page stays as it is, the hands are safe
+    return false;  // offline again: the page stays as it is, the hands are safe
   }
+  const wasOver = Boolean($("#game-over"));
+  const entry = $("#entry");
+  const focusInEntry = Boolean(entry && entry.contains(document.activeElement));
+  const focusedId = document.activeElement && document.activeElement.id;
   $all("[data-region][id]").forEach((region) => {
-    if (region.id === "entry" && table.form && (table.editing || chosen(table.form).length)) {
+    const replacement = fresh.getElementById(region.id);
+    if (region.id === "entry" && replacement && table.form && (table.editing || touched(table.form))) {
       return;
     }
-    const replacement = fresh.getElementById(region.id);
     if (replacement) {
       region.replaceWith(document.importNode(replacement, true));
     } else if (region.id === "entry") {
@@ -250,7 +296,50 @@ async function refresh() {
     $("#table-facts").textContent = data.textContent;
   }
   readTheFacts();
-  bindForm();
+  await bindForm();
+  // The entry drawn again from the server's: the focus goes back where it was, on its first choice.
+  if (focusInEntry && table.form && !table.form.contains(document.activeElement)) {
+    focusStep(table.form);
+  } else if (focusedId && document.activeElement === document.body && document.getElementById(focusedId)) {
+    document.getElementById(focusedId).focus({ preventScroll: true });  // e.g. the game-over card, drawn again
+  }
+  return !wasOver && Boolean($("#game-over"));
+}
+
+// --- another phone's hands ---------------------------------------------------------------------------
+
+const WATCH_EVERY_MS = 5000;
+
+/** Every few seconds while the page is in view, ask whether the game changed (a 304 when it did not),
+ * and show it as it now stands: another phone's hands, a correction, the end of the game. */
+function watchServer() {
+  setInterval(async () => {
+    const facts = table.facts;
+    if (!facts.board || document.visibilityState !== "visible" || navigator.onLine === false || sync.sending) {
+      return;
+    }
+    let response;
+    try {
+      response = await fetch(facts.board, { credentials: "same-origin", cache: "no-store",
+                                            headers: { "If-None-Match": facts.version } });
+      await response.text();
+    } catch {
+      return;  // no connection now: the next look tries again
+    }
+    if (response.status !== 200 || response.headers.get("ETag") === facts.version || sync.sending) {
+      return;
+    }
+    facts.version = response.headers.get("ETag");
+    const ended = await refresh();
+    const entries = await kept();
+    showWaiting(entries);
+    if (table.form && !table.editing && !touched(table.form)) {
+      setEntryNumber(table.form, table.facts, ...entryNumberAfter(entries.length));
+    }
+    if (ended) {
+      showGameOver();
+    }
+  }, WATCH_EVERY_MS);
 }
 
 // --- wiring ------------------------------------------------------------------------------------------
@@ -269,10 +358,17 @@ function watchForm(form) {
     saveDraft();
   });
   form.addEventListener("input", saveDraft);
-  form.addEventListener("step", saveDraft);
+  form.addEventListener("step", () => {
+    saveDraft();
+    // The last hand's "✓ recorded" line has been read by now: its room goes to the step shown.
+    const status = $("#outbox-status");
+    if (status && status.className === "outbox-status") {
+      say("");
+    }
+  });
 }
 
-function bindForm() {
+async function bindForm() {
   const found = $("form[data-outbox]");
   if (found === table.form) {
     return;
@@ -286,7 +382,7 @@ function bindForm() {
     input.dataset.default = "1";
   });
   setUpSteps(found);
-  kept().then(startNextEntry);
+  startNextEntry(await kept());
 }
 
 // A page opened from the phone's copy says so, even when the phone believes it is online (a Wi-Fi with
@@ -341,6 +437,7 @@ function start() {
     }
   });
   sync.keepTrying();
+  watchServer();
   // Shown again from the browser's page cache (Back): take the page as it is now, never as it was.
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) {

@@ -25,10 +25,11 @@ export function nextLabel(steps, index) {
   return `Next: ${steps[index].next || steps[index + 1].name}`;
 }
 
-/** A finished step in one line: each seat's first words and the choice ("N · Ann 3 · E · Ben 4"). */
+/** A finished step in one short line, to leave the screen to the step shown: each seat and its choice
+ * ("N 3 · E Nil · W 4"). */
 export function summaryLine(choices) {
   return choices.filter(([, picked]) => picked)
-    .map(([asked, picked]) => `${asked.split(" ").slice(0, 3).join(" ")} ${picked}`)
+    .map(([asked, picked]) => `${asked.split(" ")[0]} ${picked}`)
     .join(" · ");
 }
 
@@ -79,13 +80,26 @@ export function showStep(form, name) {
   $all(".step-summary", form).forEach((summary) => summary.remove());
   all.slice(0, index).forEach((step) => {
     const line = summaryLine($all("fieldset.chips", step).map((fieldset) => [question(fieldset), pickedWords(fieldset)]));
-    const summary = element("p", "step-summary muted", line);
+    const summary = element("p", "step-summary muted");
+    summary.appendChild(element("span", "", line));
     summary.appendChild(button("Change", () => {
       showStep(form, step.dataset.step);
+      focusStep(form);
       form.dispatchEvent(new CustomEvent("step", { detail: step.dataset.step }));
     }));
     all[index].parentNode.insertBefore(summary, all[index]);
   });
+}
+
+/** Put the focus on a step's first choice (the one picked in its first question, if any), as Tab would. */
+export function focusStep(form) {
+  const name = currentStep(form);
+  const step = name ? $(`[data-step='${name}']`, form) : form;
+  const first = $("fieldset.chips", step);
+  const choice = first && ($("input:checked", first) || $("input", first));
+  if (choice) {
+    choice.focus({ preventScroll: true });
+  }
 }
 
 /** Follow the scorekeeper's choices: Next is offered once the step shown is complete. */
@@ -102,6 +116,7 @@ function move(form, by) {
   const index = names.indexOf(currentStep(form));
   const name = names[Math.min(names.length - 1, Math.max(0, index + by))];
   showStep(form, name);
+  focusStep(form);
   form.dispatchEvent(new CustomEvent("step", { detail: name }));
 }
 

@@ -68,18 +68,17 @@ export function createSync({ game, signedIn, onSent, onError }) {
       }
       summary = await Outbox.flush({ csrf });
       summary.recorded.forEach((item) => fromHere.add(item.entry.key));
-    } catch (error) {
-      onError(error);
-    } finally {
-      sending = false;
-    }
-    if (summary) {
       // No connection: let the service worker send them when it is back, even with this page closed.
       if (summary.offline) {
         registerBackgroundSync();
       }
       retrySoon(summary.offline || summary.stopped.some((entry) => entry.state === "waiting"));
+      // Still "sending" while the page shows what the send did, so that nothing redraws it meanwhile.
       await onSent(summary, context || {}, recordedOf(game(), summary, heard.splice(0)));
+    } catch (error) {
+      onError(error);
+    } finally {
+      sending = false;
     }
     const next = sendAgain;
     sendAgain = null;

@@ -31,7 +31,7 @@ test("the button after a step names the next one, as the step says it", () => {
   assert.equal(nextLabel([bids(true), tricks(false)], 1), "");
 });
 
-test("a finished step reads as one line of seats and choices, leaving out what was not chosen", () => {
+test("a finished step reads as one short line of seats and choices, leaving out what was not chosen", () => {
   const line = summaryLine([["N · Ann bid", "3"], ["E · Ben bid", "Nil"], ["S · Cat bid", ""], ["W · Dan bid", "4"]]);
-  assert.equal(line, "N · Ann 3 · E · Ben Nil · W · Dan 4");
+  assert.equal(line, "N 3 · E Nil · W 4");
 });

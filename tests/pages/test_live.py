@@ -46,3 +46,12 @@ def test_live_queries_are_fixed(client, start_game, owner, hands, django_assert_
         assert client.get(reverse("live", args=[game.pk])).status_code == 200
     with django_assert_max_num_queries(3):
         assert client.get(reverse("live-board", args=[game.pk])).status_code == 200
+
+
+def test_the_table_page_watches_the_boards_version_for_another_phones_hands(owner_client, start_game, owner):
+    game = start_game("thieving_stink")
+    facts = owner_client.get(reverse("table", args=[game.pk])).context["table_facts"]
+    assert facts["board"] == reverse("live-board", args=[game.pk])
+    assert owner_client.get(facts["board"], HTTP_IF_NONE_MATCH=facts["version"]).status_code == 304
+    hand_record(game=game, record=HAND, by=owner)  # another phone
+    assert owner_client.get(facts["board"], HTTP_IF_NONE_MATCH=facts["version"]).status_code == 200

@@ -55,3 +55,36 @@ def test_match_page_queries_are_fixed(client, owner, seats, league, finished_gam
         hand_record(game=Game.objects.get(match=match, match_game_number=number), record=MADE, by=owner)
     with django_assert_max_num_queries(4):
         assert client.get(reverse("match", args=[match.pk])).status_code == 200
+
+
+def test_a_finished_match_game_offers_the_next_game_and_the_standing(owner_client, owner, seats, league):
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
+    first = match.games.get()
+    hand_record(game=first, record=MADE, by=owner)
+    second = Game.objects.get(match=match, match_game_number=2)
+    response = owner_client.get(reverse("table", args=[first.pk]))
+    standing = response.context["match_standing"]
+    assert standing["next_game"] == second and not standing["finished"]
+    assert [row["total"] for row in standing["totals"]] == sorted((row["total"] for row in standing["totals"]),
+                                                               reverse=True)
+    page = response.content.decode()
+    assert "The match after game 1 of 3" in page
+    assert f'href="{reverse("table", args=[second.pk])}">Next game</a>' in page
+    assert "Rematch" not in page
+
+
+def test_the_last_game_of_a_match_names_its_winners_and_offers_a_rematch(owner_client, owner, seats, league):
+    match = match_start(game_type="trumps", seats=seats, by=owner, league=league, options={"target": 5})
+    for number in (1, 2, 3):
+        hand_record(game=Game.objects.get(match=match, match_game_number=number), record=MADE, by=owner)
+    last = Game.objects.get(match=match, match_game_number=3)
+    page = owner_client.get(reverse("table", args=[last.pk])).content.decode()
+    assert "Ann wins the match!" in page
+    assert ">Next game<" not in page and ">Rematch<" in page
+
+
+def test_a_game_in_progress_has_no_game_over_card(owner_client, owner, seats):
+    match = match_start(game_type="trumps", seats=seats, by=owner)
+    response = owner_client.get(reverse("table", args=[match.games.get().pk]))
+    assert response.context["match_standing"] is None
+    assert 'id="game-over"' not in response.content.decode()

@@ -85,7 +85,7 @@ def test_whole_trumps_match_game(phone, league, players):
         record(phone, number)
     expect(phone.get_by_role("heading", name="Ann & Cat win!")).to_be_visible()
     expect(phone.locator('[data-total="EW"]')).to_have_text("6")
-    phone.get_by_role("link", name="The match so far").click()
+    phone.get_by_role("link", name="The match", exact=True).click()
     expect(phone.get_by_role("link", name="Go to game 2")).to_be_visible()
 
 
