@@ -62,6 +62,7 @@ screenshots: install
 lint: install
 	$(BIN)/ruff check .
 	npx --no-install eslint .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 

@@ -6,6 +6,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Games and leagues"
 
     def ready(self) -> None:
-        from games import background
+        # Imported here, not at the top: they use the models, which load only once the apps are ready.
+        from games import background, subscribers
 
         background.connect()
+        subscribers.connect()

@@ -1,111 +1,113 @@
-"""Things that happen to games that others follow.
+"""What happened, for whoever follows it.
 
-A game finishing, or a correction or undo touching a finished game, changes its league's
-standings and ratings: those are brought up to date by a task, queued once the transaction
-commits so the worker never reads a row that is not there yet. Without a broker the task runs
-in this process, once the response to the request that queued it has been sent
-(``games.background``), never inside the request.
+A service says what happened and nothing more: ``events.publish(events.HandRecorded(game=game, hand=hand))``.
+It does not know who listens. Every subscriber of the event's class runs once the current transaction
+commits (at once outside one): it never reads a row that is not there yet, and a write that is rolled
+back tells nobody. This module imports nothing of the project, so any layer may publish.
 
-Queueing must never cost the scorekeeper their hand: it runs after the hand is stored, and if
-the broker cannot be reached the failure is logged and the league is left for the catch-up
-task (``games.standings_catch_up``), which recomputes every league whose standings are older
-than its latest result.
+Who listens is written down in one place, ``games/subscribers.py``, and wired when the app is ready
+(``GamesConfig.ready``): the standings (a league's update, queued as a task) and the webhooks (a delivery to
+each endpoint that asked for the event).
+
+To add an event: a frozen dataclass below, named for what happened, published by the service that made it
+happen (inside its transaction). To follow one: a function taking the event in ``games/subscribers.py`` and
+a ``subscribe`` line in its ``connect()``. A subscriber runs after the commit, outside the transaction: it
+must never fail the write that caused it (log and leave it to a catch-up instead).
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import transaction
 
-logger = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from games.models import Game, Hand, HandRevision, League
+
+Event = TypeVar("Event")
+
+subscribers: dict[type, list[Callable[[Any], None]]] = {}
 
 
-def game_result_changed(game) -> None:
-    if game.league_id is None:
-        return
-    league_id = game.league_id
-
-    def queue() -> None:
-        queue_standings_update(league_id)
-
-    transaction.on_commit(queue)
+def subscribe(event_type: type[Event], subscriber: Callable[[Event], None]) -> None:
+    """Run ``subscriber(event)`` after the commit of every transaction that publishes an ``event_type``
+    (subscribing twice changes nothing)."""
+    listening = subscribers.setdefault(event_type, [])
+    if subscriber not in listening:
+        listening.append(subscriber)
 
 
-def league_seasons_changed(league) -> None:
-    """A season of the league was created or its dates changed (its watermark dropped): the league's update
-    recomputes that season's rows."""
-    league_id = league.pk
-
-    def queue() -> None:
-        queue_standings_update(league_id)
-
-    transaction.on_commit(queue)
+def publish(event: object) -> None:
+    """Tell the event's subscribers, each once the current transaction commits, in the order they subscribed."""
+    for subscriber in subscribers.get(type(event), ()):
+        transaction.on_commit(partial(subscriber, event))
 
 
-def queue_standings_update(league_id: int) -> None:
-    """Queue the league's standings update (once the response is sent, without a broker)."""
-    from games import background, tasks
-
-    if tasks.league_standings_update.app.conf.task_always_eager:
-        background.after_response(("league_standings_update", league_id),
-                                  lambda: tasks.league_standings_update.delay(league_id))
-        return
-    try:
-        tasks.league_standings_update.delay(league_id)
-    except Exception:  # noqa: BLE001 - any broker failure; what changed is already stored
-        logger.warning("could not queue the standings update for league %s; the catch-up task will do it",
-                       league_id, exc_info=True)
+# --- games and hands ----------------------------------------------------------------------------------
 
 
-def league_players_changed(league) -> None:
-    """Players of the league were merged: its standings and ratings are recomputed from scratch."""
-    league_id = league.pk
-
-    def queue() -> None:
-        from games import tasks
-
-        try:
-            tasks.league_standings_recompute.delay(league_id)
-        except Exception:  # noqa: BLE001 - any broker failure; the merge is already stored
-            logger.warning("could not queue the standings recompute for league %s; the catch-up task will do it",
-                           league_id, exc_info=True)
-
-    transaction.on_commit(queue)
+@dataclass(frozen=True)
+class HandRecorded:
+    game: Game
+    hand: Hand
 
 
-# --- webhooks (games/webhooks/): each is sent after the transaction commits, to the league's endpoints
-# that asked for it; the event's body is built then, and only if one did.
+@dataclass(frozen=True)
+class HandCorrected:
+    """A hand was corrected, or the last one taken back (``revision.action``). Published before the game's new
+    state is stored: a subscriber, running after the commit, sees the game settled."""
+
+    game: Game
+    revision: HandRevision
 
 
-def hand_recorded(game, hand) -> None:
-    from games.webhooks import payloads
-    from games.webhooks.dispatch import emit
-
-    emit(game.league_id, "hand.recorded", lambda: payloads.hand_recorded(game, hand))
+@dataclass(frozen=True)
+class GameFinished:
+    game: Game
 
 
-def hand_corrected(game, revision) -> None:
-    from games.webhooks import payloads
-    from games.webhooks.dispatch import emit
+@dataclass(frozen=True)
+class GameResultChanged:
+    """A game finished, or a correction or undo touched a game that is (or was) finished: its league's standings,
+    ratings and figures change, even with the same winner."""
 
-    emit(game.league_id, "hand.corrected", lambda: payloads.hand_corrected(game, revision))
-
-
-def game_finished(game) -> None:
-    from games.webhooks import payloads
-    from games.webhooks.dispatch import emit
-
-    emit(game.league_id, "game.finished", lambda: payloads.game_finished(game))
+    game: Game
 
 
-def standings_updated(league_id: int) -> None:
-    from django.utils import timezone
+# --- leagues --------------------------------------------------------------------------------------------
 
-    from games.models import League
-    from games.webhooks import payloads
-    from games.webhooks.dispatch import emit
 
-    computed_at = timezone.now()
-    emit(league_id, "standings.updated",
-         lambda: payloads.standings_updated(League.objects.get(pk=league_id), computed_at=computed_at))
+@dataclass(frozen=True)
+class LeagueSeasonsChanged:
+    """A season of the league was created or its dates changed: that season's rows are recomputed."""
+
+    league: League
+
+
+@dataclass(frozen=True)
+class LeaguePlayersChanged:
+    """Players of the league were merged, or the league was restored: everything is recomputed from its games."""
+
+    league: League
+
+
+@dataclass(frozen=True)
+class StandingsUpdated:
+    """The league's stored standings, ratings and figures changed (at ``computed_at``)."""
+
+    league_id: int
+    computed_at: datetime
+
+
+# --- webhooks -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WebhookTestRequested:
+    """An owner asked for a test event to an endpoint: the delivery is stored and due now."""
+
+    delivery_id: int

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
+from games import statements
 from games.errors import IdempotencyMismatch
 from games.models import Game, IdempotencyRecord
 
@@ -45,10 +46,8 @@ def stored_answer(*, user, scope: str, key: str, request_hash: str) -> dict[str,
 
 def remember_answer(*, user, scope: str, key: str, request_hash: str, answer: dict[str, Any],
                     game: Game | None = None) -> None:
-    # One statement written out once (games.services.statements): every hand recorded with a key ends here,
-    # sent with the hand's own statements (``statements.sent_together``).
-    from games.services import statements
-
+    # One statement written out once (games.statements): every hand recorded with a key ends here, sent with
+    # the hand's own statements (``statements.sent_together``).
     statements.put(IdempotencyRecord, {"user": user.pk, "scope": scope, "key": key, "request_hash": request_hash,
                                           "result": answer, "game": game.pk if game else None,
                                           "created_at": timezone.now()})

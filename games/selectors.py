@@ -18,6 +18,7 @@ from games.models import (
     PlayerClaim,
     Standing,
 )
+from games.standings.selectors import in_leagues
 
 SEATED = ("north", "east", "south", "west")
 
@@ -302,8 +303,6 @@ def player_standings(*, player: Player, leagues: QuerySet[League] | None = None,
         [{"league": {"id", "slug", "name"}, "game_type", "played", "won", "lost", "win_rate", "streak",
           "last_played"}, ...]
     """
-    from games.standings.selectors import in_leagues
-
     rows = in_leagues(Standing.objects.filter(player=player, partner__isnull=True), leagues, season)
     return [
         {"league": {"id": row.pop("league_id"), "slug": row.pop("league__slug"), "name": row.pop("league__name")},

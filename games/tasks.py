@@ -1,7 +1,13 @@
-"""Celery tasks: each takes ids, calls a service and returns a small summary.
+"""Celery tasks: each takes ids, calls a service and returns a small summary; and how each is queued.
 
 Without ``REDIS_URL`` they run in-process (eagerly) when queued; with it, a worker runs them
-(``make worker``). Retries and time limits live here, not in the services.
+(``make worker``). Retries and time limits live here, not in the services. Tasks import services and
+never the reverse: a service publishes an event (``games.events``) and the subscribers that follow it
+(``games.subscribers``) queue the work here.
+
+Queueing must never cost the scorekeeper their hand: it runs after the hand is stored, and if the broker
+cannot be reached the failure is logged and the work is left for a catch-up task
+(``games.standings_catch_up``, ``games.webhooks_catch_up``).
 """
 
 from __future__ import annotations
@@ -12,13 +18,15 @@ from typing import Any
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
+from django.utils import timezone
 
-from games import events
+from games import background, events
 from games.models import League
-from games.services.webhooks import GRACE, overdue_deliveries
 from games.standings.services import league_standings_recompute as recompute_service
 from games.standings.services import league_standings_update as update_service
 from games.standings.services import stale_league_ids, standings_rebuild
+from games.webhooks import deliveries, inprocess
+from games.webhooks.delivery import attempt_delivery
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +61,7 @@ def league_standings_update(league_id: int) -> dict[str, Any]:
         logger.info("league %s is gone; no standings to update", league_id)
         return {"league_id": league_id, "missing": True}
     if summary.changed:
-        events.standings_updated(league_id)
+        events.publish(events.StandingsUpdated(league_id=league_id, computed_at=timezone.now()))
     return summary.as_dict()
 
 
@@ -65,7 +73,7 @@ def league_standings_recompute(league_id: int) -> dict[str, Any]:
     except League.DoesNotExist:
         logger.info("league %s is gone; no standings to recompute", league_id)
         return {"league_id": league_id, "missing": True}
-    events.standings_updated(league_id)
+    events.publish(events.StandingsUpdated(league_id=league_id, computed_at=timezone.now()))
     return summary.as_dict()
 
 
@@ -102,12 +110,9 @@ def webhook_deliver(delivery_id: int, attempt: int = 1) -> dict[str, Any]:
     Each attempt is its own task, so a retry waiting for its time holds no worker. An attempt already
     made (the task was delivered twice) is skipped.
     """
-    from games.webhooks.delivery import attempt_delivery
-    from games.webhooks.dispatch import send
-
     retry_in = attempt_delivery(delivery_id, attempt)
     if retry_in is not None:
-        send(delivery_id, attempt=attempt + 1, delay=retry_in)
+        queue_webhook_attempt(delivery_id, attempt=attempt + 1, delay=retry_in)
     return {"delivery_id": delivery_id, "attempt": attempt, "retry_in": retry_in}
 
 
@@ -118,10 +123,44 @@ def webhooks_catch_up(grace_seconds: float | None = None) -> list[int]:
     happened) or taken by a worker that died. Celery beat runs it every five minutes; a worker runs it when
     it connects to the broker with no grace (``grace_seconds=0``): whatever is due then may have been lost
     with the broker's data, and an attempt queued twice is still made once."""
-    from games.webhooks.dispatch import send
-
-    grace = GRACE if grace_seconds is None else timedelta(seconds=grace_seconds)
-    overdue = overdue_deliveries(grace=grace)
+    grace = deliveries.GRACE if grace_seconds is None else timedelta(seconds=grace_seconds)
+    overdue = deliveries.overdue(grace=grace)
     for delivery_id, attempt in overdue:
-        send(delivery_id, attempt=attempt)
+        queue_webhook_attempt(delivery_id, attempt=attempt)
     return [delivery_id for delivery_id, _ in overdue]
+
+
+# --- queueing (after the commit of what caused it: the subscribers call these) ------------------------
+
+
+def queue_standings_update(league_id: int) -> None:
+    """Queue the league's standings update (once the response is sent, without a broker)."""
+    if league_standings_update.app.conf.task_always_eager:
+        background.after_response(("league_standings_update", league_id),
+                                  lambda: league_standings_update.delay(league_id))
+        return
+    try:
+        league_standings_update.delay(league_id)
+    except Exception:  # noqa: BLE001 - any broker failure; what changed is already stored
+        logger.warning("could not queue the standings update for league %s; the catch-up task will do it",
+                       league_id, exc_info=True)
+
+
+def queue_standings_recompute(league_id: int) -> None:
+    """Queue the recompute of the league's standings from its games."""
+    try:
+        league_standings_recompute.delay(league_id)
+    except Exception:  # noqa: BLE001 - any broker failure; the change is already stored
+        logger.warning("could not queue the standings recompute for league %s; the catch-up task will do it",
+                       league_id, exc_info=True)
+
+
+def queue_webhook_attempt(delivery_id: int, *, attempt: int, delay: float = 0) -> None:
+    """Queue one attempt: for a Celery worker, or for the in-process sender where tasks run in-process."""
+    if webhook_deliver.app.conf.task_always_eager:
+        inprocess.submit(delivery_id, attempt=attempt, delay=delay)
+        return
+    try:
+        webhook_deliver.apply_async((delivery_id, attempt), countdown=delay or None)
+    except Exception:  # noqa: BLE001 - any broker failure; the catch-up task queues it later
+        logger.warning("could not queue webhook delivery %s; the catch-up task will", delivery_id, exc_info=True)

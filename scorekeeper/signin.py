@@ -21,6 +21,8 @@ from django.conf import settings
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 
+from .errors import is_api, page
+
 
 def client_address(request: HttpRequest) -> str | None:
     """The client's address: behind PROXY_COUNT proxies, the one the outermost of ours saw (the
@@ -55,8 +57,6 @@ class SignInLimits(AxesDatabaseHandler):
 
 def locked_out(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: the page for a locked-out sign-in (the API answers for itself)."""
-    from .errors import is_api, page
-
     if is_api(request) and original_response is not None:
         return original_response
     minutes = settings.LOGIN_COOLOFF_MINUTES

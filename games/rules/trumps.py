@@ -29,6 +29,7 @@ from .base import (
 )
 from .errors import InvalidHand
 from .reporting import Rate
+from .trumps_match import MATCH_TIEBREAK, TARGET, match_result, match_seatings
 
 TRICKS = 13
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
@@ -79,7 +80,7 @@ class Trumps(Ruleset):
     # Three games with partners rotating, so that everyone partners everyone once (``trumps_match``).
     match_games = 3
     option_specs = (
-        Option("target", "int", 50, "Points a side needs to win the game, counted at the end of a hand.", minimum=1),
+        TARGET,
         Option(
             "double_scope",
             "choice",
@@ -88,14 +89,7 @@ class Trumps(Ruleset):
             "or the contract's value and the set penalty but not the overtricks (contract_only).",
             choices=("all", "contract_only"),
         ),
-        Option(
-            "match_tiebreak",
-            "choice",
-            "none",
-            "How a match tie on total points is settled: players with equal totals share the win (none), "
-            "or the one who won more games wins (games_won).",
-            choices=("none", "games_won"),
-        ),
+        MATCH_TIEBREAK,
     )
     record_fields = {
         "declarer": True,
@@ -179,12 +173,7 @@ class Trumps(Ruleset):
         }
 
     def match_seatings(self, seats: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
-        # The match module builds on this class, so it is imported when first needed.
-        from .trumps_match import match_seatings
-
         return match_seatings(seats, self.options["first_dealer"])
 
     def match_result(self, seatings: Sequence[Mapping[str, Any]], game_totals: Sequence[Mapping[str, int]]) -> Any:
-        from .trumps_match import match_result
-
         return match_result(seatings, game_totals, self.options)

@@ -16,11 +16,22 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import PARTNERSHIPS, SEATS, frozen, is_int, next_seat, side_of
-from .errors import RulesError, shown
-from .trumps import Trumps
+from .base import PARTNERSHIPS, SEATS, Option, frozen, is_int, next_seat, side_of
+from .errors import InvalidOptions, RulesError, shown
 
 GAMES_IN_MATCH = 3
+
+# The options a match reads: two of the game's own (``Trumps.option_specs`` lists them), defined here so
+# that this module needs nothing of the game's class.
+TARGET = Option("target", "int", 50, "Points a side needs to win the game, counted at the end of a hand.", minimum=1)
+MATCH_TIEBREAK = Option(
+    "match_tiebreak",
+    "choice",
+    "none",
+    "How a match tie on total points is settled: players with equal totals share the win (none), "
+    "or the one who won more games wins (games_won).",
+    choices=("none", "games_won"),
+)
 
 Player = Hashable
 
@@ -122,7 +133,7 @@ def match_result(
     >>> dict(result.player_totals), result.winners
     ({1: 123, 2: 90, 3: 147, 4: 136}, (3,))
     """
-    options = Trumps.complete_options(options or {})
+    options = match_options(options)
     if isinstance(seatings, Mapping) or len(seatings) > GAMES_IN_MATCH:
         raise RulesError(f"a match has at most {GAMES_IN_MATCH} seatings, one per game", field="seatings")
     checked = [check_seating(seating, f"seatings.{index}") for index, seating in enumerate(seatings, 1)]
@@ -162,6 +173,16 @@ def match_result(
         complete=complete,
         side_totals=tuple(side_totals),
     )
+
+
+def match_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options a match reads, each checked, with its default where not given (the game's other options
+    are the game's to check)."""
+    options = {} if options is None else options
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object of option names to values", field="options")
+    return {spec.name: spec.check(options[spec.name]) if spec.name in options else spec.default
+            for spec in (TARGET, MATCH_TIEBREAK)}
 
 
 def check_game_totals(totals: Any, field_name: str) -> dict[str, int]:

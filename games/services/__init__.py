@@ -27,14 +27,7 @@ from .players import (
 )
 from .seasons import season_create, season_update
 from .tables import table_start
-from .webhooks import (
-    webhook_create,
-    webhook_delete,
-    webhook_delivery_claim,
-    webhook_delivery_record,
-    webhook_test,
-    webhook_update,
-)
+from .webhooks import webhook_create, webhook_delete, webhook_test, webhook_update
 
 __all__ = [
     "HandResult",
@@ -71,8 +64,6 @@ __all__ = [
     "table_start",
     "webhook_create",
     "webhook_delete",
-    "webhook_delivery_claim",
-    "webhook_delivery_record",
     "webhook_test",
     "webhook_update",
 ]

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import events, policy
+from games import events, policy, statements
 from games.errors import (
     GameClosed,
     HandChanged,
@@ -30,12 +30,11 @@ from games.errors import (
 from games.idempotency import fingerprint, remember_answer, stored_answer
 from games.models import Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
+from games.statements import read_for_write
 from games.summary import game_state
 
-from . import statements
 from .games import game_snapshot, keyed_game_write
 from .matches import match_refresh
-from .statements import read_for_write
 
 APPEND_ATTEMPTS = 3
 
@@ -195,11 +194,11 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
                             answer=payload, game=locked)
     assert hand_id.row is not None  # the insert returns the hand's id
     hand.pk = hand_id.row[0]
-    events.hand_recorded(locked, hand)
+    events.publish(events.HandRecorded(game=locked, hand=hand))
     if state.finished and not was_finished:
-        events.game_finished(locked)
+        events.publish(events.GameFinished(game=locked))
     if state.finished != was_finished:
-        events.game_result_changed(locked)
+        events.publish(events.GameResultChanged(game=locked))
     return HandResult(payload=payload, hand=hand, game=locked)
 
 
@@ -308,7 +307,7 @@ def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: s
         previous_record=previous_record, new_record=plain(record), changed_by=by, reason=reason or "",
     )
     # Told before the standings follow (settle): the event is built after the commit, from the settled game.
-    events.hand_corrected(locked, revision)
+    events.publish(events.HandCorrected(game=locked, revision=revision))
     settle(locked, state)
     return locked
 
@@ -357,7 +356,7 @@ def undo(*, game: Game, by, reason: str, number: int | None,
     )
     last.delete()
     # Told before the standings follow (settle): the event is built after the commit, from the settled game.
-    events.hand_corrected(locked, revision)
+    events.publish(events.HandCorrected(game=locked, revision=revision))
     settle(locked, state)
     return locked
 
@@ -374,6 +373,6 @@ def settle(game: Game, state: GameState) -> None:
     if game.match_id:
         match_refresh(match=game.match)
     if game.status == Game.Status.FINISHED and was_status != Game.Status.FINISHED:
-        events.game_finished(game)
+        events.publish(events.GameFinished(game=game))
     if Game.Status.FINISHED in (was_status, game.status):
-        events.game_result_changed(game)
+        events.publish(events.GameResultChanged(game=game))

@@ -223,7 +223,7 @@ def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
     Invitation.objects.filter(player=merge).update(player=keep)
     PlayerClaim.objects.filter(player=merge).delete()
     merge.delete()
-    events.league_players_changed(league)
+    events.publish(events.LeaguePlayersChanged(league=league))
     return keep
 
 

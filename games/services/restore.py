@@ -123,7 +123,7 @@ def league_restore(*, document: Any, by, name: str | None = None, slug: str | No
             report = restore(document, about, by=by, name=name, slug=slug, keep_slug=keep_slug)
             # Its standings are recomputed once committed, all time and each season's (none of its seasons has
             # a watermark yet, so should that never run, the catch-up task finds them).
-            events.league_players_changed(report.league)
+            events.publish(events.LeaguePlayersChanged(league=report.league))
             return report
 
     def stored(report: ImportReport | None) -> dict[str, Any]:

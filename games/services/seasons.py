@@ -125,7 +125,7 @@ def dates_changed(season: Season) -> None:
     """The season's rows no longer count what its dates contain: forget its watermark and queue the update
     that recomputes them."""
     SeasonWatermark.objects.filter(season=season).delete()
-    events.league_seasons_changed(season.league)
+    events.publish(events.LeagueSeasonsChanged(league=season.league))
 
 
 def season_create(*, league: League, name: str, by, starts_on: date | None = None, ends_on: date | None = None,

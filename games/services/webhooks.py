@@ -1,23 +1,24 @@
-"""A league's webhooks: registering endpoints (owners only), test deliveries, and recording each attempt."""
+"""A league's webhooks: registering endpoints (owners only) and test deliveries.
+
+The delivery log (what each event makes, each attempt and its answer) is kept by ``games.webhooks.deliveries``.
+"""
 
 from __future__ import annotations
 
 import base64
 import secrets
 from collections.abc import Iterable
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
-from django.utils import timezone
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed
+from games.events import WebhookTestRequested, publish
 from games.idempotency import row_once
-from games.models import TEST_EVENT, WEBHOOK_EVENTS, League, WebhookDelivery, WebhookEndpoint
+from games.models import WEBHOOK_EVENTS, League, WebhookDelivery, WebhookEndpoint
 from games.rules import shown
+from games.webhooks import deliveries, payloads
 from games.webhooks.addresses import checked_target
 
 # Enough for a league's integrations; each event is sent to every endpoint that asked for it.
@@ -121,81 +122,9 @@ def webhook_delete(*, endpoint: WebhookEndpoint, by) -> None:
 @transaction.atomic
 def webhook_test(*, endpoint: WebhookEndpoint, by) -> WebhookDelivery:
     """Send the endpoint a ``webhook.test`` event now (one attempt, no retries); it shows in the delivery log."""
-    from games.webhooks.dispatch import new_message_id, send
-    from games.webhooks.payloads import envelope, test_event
-
     check_manager(endpoint.league, by)
     if not endpoint.is_active:
         raise InvalidInput("the endpoint is paused; resume it to send a test", field="is_active")
-    delivery = WebhookDelivery.objects.create(
-        endpoint=endpoint, message_id=new_message_id(), event=TEST_EVENT,
-        payload=envelope(TEST_EVENT, test_event(endpoint.league, by=by)),
-    )
-    transaction.on_commit(lambda: send(delivery.pk, attempt=1))
+    delivery = deliveries.for_test(endpoint, payloads.test_event(endpoint.league, by=by))
+    publish(WebhookTestRequested(delivery_id=delivery.pk))
     return delivery
-
-
-# --- attempts (the senders call these) ------------------------------------------------------------
-
-
-def stale_claim() -> timedelta:
-    """How long a sender may hold a delivery before another may take it (it must have died)."""
-    return timedelta(seconds=3 * settings.WEBHOOK_TIMEOUT + 60)
-
-
-def webhook_delivery_claim(*, delivery_id: int, attempt: int) -> WebhookDelivery | None:
-    """Take the delivery for attempt number ``attempt``; None if that attempt was made or is being made.
-
-    A conditional update, so two senders given the same attempt (a task delivered twice) send it once.
-    """
-    now = timezone.now()
-    claimable = (Q(status__in=[WebhookDelivery.Status.PENDING, WebhookDelivery.Status.RETRYING])
-                 | Q(status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - stale_claim()))
-    taken = WebhookDelivery.objects.filter(claimable, pk=delivery_id, attempt_count=attempt - 1).update(
-        status=WebhookDelivery.Status.SENDING, claimed_at=now)
-    if not taken:
-        return None
-    return WebhookDelivery.objects.select_related("endpoint__league").get(pk=delivery_id)
-
-
-def webhook_delivery_record(*, delivery: WebhookDelivery, answer, final: bool = False) -> float | None:
-    """Note an attempt's answer; the seconds until the next attempt if it failed and one is due, else None.
-
-    Retries follow ``WEBHOOK_RETRY_DELAYS``; a test event is tried once.
-    """
-    now = timezone.now()
-    delivery.attempts = [*delivery.attempts, {
-        "at": now.isoformat().replace("+00:00", "Z"), "status_code": answer.status_code, "error": answer.error,
-        "response": answer.response, "milliseconds": answer.milliseconds,
-    }]
-    delivery.attempt_count += 1
-    delivery.claimed_at = None
-    delays = settings.WEBHOOK_RETRY_DELAYS
-    retry_in: float | None = None
-    if answer.succeeded:
-        delivery.status = WebhookDelivery.Status.SUCCEEDED
-        delivery.delivered_at = now
-    elif not final and delivery.event != TEST_EVENT and delivery.attempt_count <= len(delays):
-        retry_in = delays[delivery.attempt_count - 1]
-        delivery.status = WebhookDelivery.Status.RETRYING
-        delivery.next_attempt_at = now + timedelta(seconds=retry_in)
-    else:
-        delivery.status = WebhookDelivery.Status.FAILED
-    delivery.save(update_fields=["attempts", "attempt_count", "claimed_at", "status", "delivered_at",
-                                 "next_attempt_at"])
-    return retry_in
-
-
-# An attempt due this long ago and not made is overdue: its task was never queued, or is lost.
-GRACE = timedelta(minutes=2)
-
-
-def overdue_deliveries(*, limit: int = 500, grace: timedelta = GRACE) -> list[tuple[int, int]]:
-    """(delivery id, next attempt) of deliveries whose attempt is overdue: due more than ``grace`` ago and
-    never queued (the broker was down), or taken by a sender that died. For the catch-up task."""
-    now = timezone.now()
-    overdue = (Q(status__in=[WebhookDelivery.Status.PENDING, WebhookDelivery.Status.RETRYING],
-                 next_attempt_at__lte=now - grace)
-               | Q(status=WebhookDelivery.Status.SENDING, claimed_at__lt=now - stale_claim()))
-    rows = WebhookDelivery.objects.filter(overdue).order_by("next_attempt_at").values_list("pk", "attempt_count")
-    return [(pk, count + 1) for pk, count in rows[:limit]]

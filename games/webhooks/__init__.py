@@ -2,10 +2,11 @@
 
 - ``addresses``: which addresses may be sent to (no server-side request forgery);
 - ``payloads``: what each event says;
-- ``dispatch``: turning an event into deliveries once the transaction commits, and queueing them;
+- ``deliveries``: the delivery log: the deliveries an event makes, claiming an attempt, noting its answer;
 - ``delivery``: one signed attempt over HTTP, and what follows from its answer;
 - ``inprocess``: the sender used where no Celery worker runs (development without Redis).
 
-Registering endpoints and recording attempts are services (``games/services/webhooks.py``); the
-Celery tasks are in ``games/tasks.py``. Recording a hand never waits for any of it.
+Registering endpoints is a service (``games/services/webhooks.py``); which events make deliveries is
+written in ``games/subscribers.py``, and the Celery tasks that send them are in ``games/tasks.py``.
+Recording a hand never waits for any of it.
 """

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import urllib3
@@ -17,28 +16,15 @@ from django.conf import settings
 from standardwebhooks import Webhook
 from urllib3 import exceptions as http_errors
 
-from games import services
 from games.models import WebhookDelivery
 
+from . import deliveries
 from .addresses import AddressRefused, Target, checked_target
+from .deliveries import Answer
 
 USER_AGENT = "Scorekeeper-Webhooks/1"
 # How much of a receiver's answer the delivery log keeps.
 RESPONSE_EXCERPT = 1000
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What one attempt gave: the receiver's status code (None if there was no answer) or why it failed."""
-
-    status_code: int | None
-    error: str = ""
-    response: str = ""
-    milliseconds: int = 0
-
-    @property
-    def succeeded(self) -> bool:
-        return self.status_code is not None and 200 <= self.status_code < 300
 
 
 def signed_request(delivery: WebhookDelivery, moment: datetime) -> tuple[bytes, dict[str, str]]:
@@ -117,10 +103,10 @@ def post(delivery: WebhookDelivery) -> Answer:
 def attempt_delivery(delivery_id: int, attempt: int) -> float | None:
     """Make attempt number ``attempt`` of a delivery, if it is still due; the seconds until the next
     attempt when it failed and another is due, else None."""
-    delivery = services.webhook_delivery_claim(delivery_id=delivery_id, attempt=attempt)
+    delivery = deliveries.claim(delivery_id=delivery_id, attempt=attempt)
     if delivery is None:
         return None
     if not delivery.endpoint.is_active:
         answer = Answer(status_code=None, error="not sent: the endpoint is paused")
-        return services.webhook_delivery_record(delivery=delivery, answer=answer, final=True)
-    return services.webhook_delivery_record(delivery=delivery, answer=post(delivery))
+        return deliveries.note_answer(delivery=delivery, answer=answer, final=True)
+    return deliveries.note_answer(delivery=delivery, answer=post(delivery))

@@ -14,6 +14,8 @@ import threading
 
 from django.db import connection
 
+from .delivery import attempt_delivery
+
 logger = logging.getLogger(__name__)
 
 jobs: queue.Queue[tuple[int, int]] = queue.Queue()
@@ -41,8 +43,6 @@ def ensure_sender() -> None:
 
 
 def run() -> None:
-    from .delivery import attempt_delivery
-
     while True:
         delivery_id, attempt = jobs.get()
         retry_in = None

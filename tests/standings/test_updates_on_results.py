@@ -1,7 +1,7 @@
 """A game finishing, or a correction or undo touching a finished game, updates the league's standings.
 
-The services queue ``league_standings_update`` once their transaction commits; here tasks run
-in-process (eager), as without Redis.
+The services publish ``GameResultChanged``; its subscriber queues ``league_standings_update`` once their
+transaction commits. Here tasks run in-process (eager), as without Redis.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 
 from games.models import Standing
 from games.services import hand_correct, hand_undo, match_start
+from games.subscribers import standings_follow_result
 
 from .conftest import ONE_HAND
 
@@ -26,7 +27,7 @@ def test_finishing_a_game_updates_the_standings(league, players, play_game, djan
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play_game("spades", winner="NS")
     # One standings update queued (the other callbacks send the league's webhooks, if it has any).
-    assert sum("game_result_changed" in callback.__qualname__ for callback in callbacks) == 1
+    assert sum(callback.func is standings_follow_result for callback in callbacks) == 1
     assert won(league, players[0]) == 1
 
 
@@ -100,6 +101,6 @@ def test_a_correction_that_keeps_the_result_still_updates_the_figures(
     partner_holds = {**ONE_HAND["thieving_stink"]["NS"], "trump_stack": {"holder": "S", "size": 4}}
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         hand_correct(game=game, number=1, record=partner_holds, by=owner)  # the same totals, the same winner
-    assert sum("game_result_changed" in callback.__qualname__ for callback in callbacks) == 1
+    assert sum(callback.func is standings_follow_result for callback in callbacks) == 1
     assert PlayerFigures.objects.get(league=league, player=ann).counts["stack_holds"] == 0
     assert PlayerFigures.objects.get(league=league, player=cat).counts["stack_holds"] == 1

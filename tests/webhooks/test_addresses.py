@@ -12,8 +12,9 @@ import pytest
 
 from games.errors import InvalidInput
 from games.models import WebhookDelivery
-from games.services import webhook_create, webhook_delivery_claim
+from games.services import webhook_create
 from games.webhooks.addresses import checked_target, is_public
+from games.webhooks.deliveries import claim
 from games.webhooks.delivery import attempt_delivery, pool_for
 
 
@@ -143,5 +144,5 @@ def test_an_attempt_is_made_once_even_if_its_task_comes_twice(league, owner):
     endpoint = webhook_create(league=league, url="http://127.0.0.1:9/x", events=["hand.recorded"], by=owner)
     delivery = WebhookDelivery.objects.create(endpoint=endpoint, message_id="msg_2", event="hand.recorded",
                                               payload={})
-    assert webhook_delivery_claim(delivery_id=delivery.pk, attempt=1) is not None
-    assert webhook_delivery_claim(delivery_id=delivery.pk, attempt=1) is None
+    assert claim(delivery_id=delivery.pk, attempt=1) is not None
+    assert claim(delivery_id=delivery.pk, attempt=1) is None

@@ -111,7 +111,7 @@ def test_a_worker_that_connects_sends_what_the_broker_lost(redis_url, postgres, 
 
     from django.utils import timezone
 
-    from games.webhooks.dispatch import new_message_id
+    from games.webhooks.deliveries import new_message_id
     from games.webhooks.payloads import envelope, test_event
 
     owed = WebhookDelivery.objects.create(

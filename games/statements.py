@@ -9,8 +9,9 @@ would send them:
   (every column converted as the ORM would, with the converters it would use);
 - :func:`insert`, :func:`update`: a row in, or some of a row's columns changed by id.
 
-Only ``games.services.hands`` uses them, inside its transaction; everything else writes through the ORM. One
-more is read after every write in a league commits (``games.webhooks.dispatch``): :func:`active_webhooks`.
+Only ``games.services.hands`` (and the answer it stores, ``games.idempotency``) uses them, inside its
+transaction; everything else writes through the ORM. One more is read after every write in a league commits
+(``games.webhooks.deliveries``): :func:`active_webhooks`.
 """
 
 from __future__ import annotations
