@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Literal
+
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from games import policy
+from games.errors import NotAllowed, NotFound
 from games.models import (
     Game,
     Hand,
@@ -37,9 +41,27 @@ def leagues_for(*, user) -> QuerySet[League]:
 GAME_RELATED = ("league", "match", *SEATED)
 
 
-def game_detail(*, game_id: int) -> Game:
-    """One game with its league, match and four players (one query); raises ``Game.DoesNotExist``."""
-    return Game.objects.select_related(*GAME_RELATED).get(pk=game_id)
+# The largest id a row can have (PostgreSQL's bigint): anything past it names no row.
+MAX_ID = 2**63 - 1
+
+
+def game_for(user, pk: Any, *, need: Literal["view", "score"] = "view",
+             related: Sequence[str] = GAME_RELATED) -> Game:
+    """The game with id ``pk``, as ``user`` may have it: the one lookup and permission check of every door.
+
+    ``need``: ``"view"``, to see it; ``"score"``, to keep its score as well (record, correct, undo, abandon).
+    A game the user may not see is :class:`NotFound`, worded as for a game that does not exist, so that a
+    private game is not given away; one they see but may not score is :class:`NotAllowed`. Each door turns
+    these into its own answer once (a 404 or 403 page; the API's error shape). One query (with ``related``
+    joined), and the policy's own to score.
+    """
+    game = (policy.visible_games(user).select_related(*related).filter(pk=pk).first()
+            if isinstance(pk, int) and not isinstance(pk, bool) and 0 < pk <= MAX_ID else None)
+    if game is None:
+        raise NotFound(f"there is no game {pk}")
+    if need == "score" and not policy.can_score_game(user, game):
+        raise NotAllowed("you cannot keep score in this game")
+    return game
 
 
 def game_hands(*, game: Game) -> list[Hand]:

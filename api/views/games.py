@@ -1,6 +1,12 @@
+"""Games: the list (filtered, followed by what changed, or as CSV) and starting one, one game, abandoning it,
+and a casual game's scorekeepers."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import condition
 from drf_spectacular.utils import extend_schema
@@ -8,12 +14,17 @@ from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
+from api.renderers import OffersCSV
 from api.serializers.club import PublicIn
 from api.serializers.common import MAX_ID
-from api.serializers.games import GameDetailOut, GameFilter, GameIn, GameOut
+from api.serializers.exports import GameSyncFilter
+from api.serializers.games import GameDetailOut, GameIn, GameOut
 from api.serializers.people import ScorekeeperIn, ScorekeepersOut
+from api.sync import cursor_page
 from games import policy, selectors, services, versions
 from games.errors import NotAllowed
+from games.exports import games_table
+from games.models import Game
 from games.rules import shown
 
 from .base import (
@@ -24,9 +35,11 @@ from .base import (
     created,
     idempotency_key,
     league_to_play_in,
-    one,
     path_text,
 )
+
+# A CSV of more games than this is refused: narrow it by league or dates.
+MAX_CSV_GAMES = 10_000
 
 
 def game_body(user, pk: int) -> dict:
@@ -39,17 +52,38 @@ def game_body(user, pk: int) -> dict:
     return GameDetailOut(game).data
 
 
-def visible_game(user, pk: int):
-    return one(policy.visible_games(user).select_related("league"), pk, "game")
+def visible_game(user, pk: int, *, related: Sequence[str] = ("league",)) -> Game:
+    """The game, if the user may see it (``selectors.game_for``: a 404 otherwise, from the error handler)."""
+    return selectors.game_for(user, pk, related=related)
 
 
-class GameList(ApiView):
-    """Games you can see, newest first, filtered by league, player, game type, status and start date."""
+def games_csv(request, games, filename: str) -> Response:
+    if games.count() > MAX_CSV_GAMES:
+        raise ValidationError({"non_field_errors": [f"more than {MAX_CSV_GAMES} games match; narrow the list "
+                                                    "with league, started_after or started_before"]})
+    return Response(games_table(games.order_by("started_at", "id"), filename=filename,
+                                link=lambda game: request.build_absolute_uri(reverse("table", args=[game.pk]))))
 
-    @extend_schema(parameters=[GameFilter], responses=GameOut(many=True), tags=["games"])
+
+class GameList(OffersCSV, ApiView):
+    """Games you can see, filtered by league, player, game type, status and start date: newest first, in pages.
+
+    With `updated_after`, `finished_after` or a `cursor`: cursor pages in the order the games changed (or
+    finished), oldest first, to follow a league without reading it again. As CSV (`Accept: text/csv` or
+    `?format=csv`): every game matching the filters, oldest first, one line each.
+    """
+
+    @extend_schema(parameters=[GameSyncFilter], responses=GameOut(many=True), tags=["games"])
     def get(self, request):
-        filters = self.parse(GameFilter, data=request.query_params)
-        return self.page(selectors.games_for(user=request.user, **filters), GameOut)
+        filters = self.parse(GameSyncFilter, data=request.query_params)
+        cursor = filters.pop("cursor", None)
+        games = selectors.games_for(user=request.user, **filters)
+        if self.wants_csv():
+            return games_csv(request, games, "games.csv")
+        if cursor or filters.get("updated_after") or filters.get("finished_after"):
+            order = "finished_at" if filters.get("finished_after") and not filters.get("updated_after") else "updated_at"
+            return cursor_page(request, games, order=order, cursor=cursor, serializer_class=GameOut)
+        return self.page(games, GameOut)
 
     @extend_schema(request=GameIn, responses={201: GameDetailOut}, parameters=[IDEMPOTENCY_KEY, LOCATION],
                    tags=["games"])
@@ -142,5 +176,5 @@ class GameScorekeeper(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-def visible_game_with_creator(user, pk: int):
-    return one(policy.visible_games(user).select_related("league", "created_by"), pk, "game")
+def visible_game_with_creator(user, pk: int) -> Game:
+    return visible_game(user, pk, related=("league", "created_by"))

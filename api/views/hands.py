@@ -1,3 +1,6 @@
+"""Hands: a game's hands (as JSON or CSV) and recording the next one, one hand (read, correct, undo), its
+history, and every hand changed since a moment (the feed integrators follow a league by)."""
+
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
@@ -5,7 +8,10 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
+from api.pagination import CursorPages
+from api.renderers import OffersCSV
 from api.serializers.common import MAX_ID
+from api.serializers.exports import HandFeedOut, HandSyncFilter
 from api.serializers.games import (
     GameDetailOut,
     HandCorrectionIn,
@@ -15,8 +21,10 @@ from api.serializers.games import (
     RevisionOut,
     UndoIn,
 )
-from games import services
+from api.sync import cursor_page
+from games import selectors, services
 from games.errors import NotAllowed
+from games.exports import hands_table
 from games.models import Hand, HandRevision
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, etag, idempotency_key, if_match
@@ -76,14 +84,21 @@ def stored_hand(game, number: int) -> Hand:
     return hand
 
 
-class HandList(ApiView):
-    """A game's hands, and recording the next one."""
+class HandList(OffersCSV, ApiView):
+    """A game's hands, and recording the next one.
+
+    As CSV (`Accept: text/csv` or `?format=csv`): one line per hand."""
 
     error_statuses = (409,)
     pagination_class = None  # a game has tens of hands, not thousands
 
     @extend_schema(responses=HandOut(many=True), tags=["hands"])
     def get(self, request, pk: int):
+        if self.wants_csv():
+            game = visible_game(request.user, pk, related=selectors.GAME_RELATED)
+            corrected = set(HandRevision.objects.filter(game=game, action=HandRevision.Action.CORRECT)
+                            .values_list("number", flat=True))
+            return Response(hands_table(game, selectors.game_hands_with_people(game=game), corrected=corrected))
         game = visible_game(request.user, pk)
         hands = Hand.objects.filter(game=game).select_related("entered_by").order_by("number")
         return Response(HandOut(hands, many=True).data)
@@ -161,3 +176,20 @@ class HandRevisions(ApiView):
         game = visible_game(request.user, pk)
         revisions = HandRevision.objects.filter(game=game, number=number).select_related("changed_by")
         return Response(RevisionOut(revisions.order_by("changed_at", "id"), many=True).data)
+
+
+class HandFeed(ApiView):
+    """Hands of the games you can see, in the order they were entered or last corrected, oldest first, in
+    cursor pages: with `league` and `updated_after`, every hand of the league changed since then.
+
+    A hand taken back (undone) is no longer listed; its game's `updated_at` and `hand_count` show it.
+    """
+
+    pagination_class = CursorPages
+
+    @extend_schema(parameters=[HandSyncFilter], responses=HandFeedOut(many=True), tags=["hands"])
+    def get(self, request):
+        filters = self.parse(HandSyncFilter, data=request.query_params)
+        cursor = filters.pop("cursor", None)
+        hands = selectors.hands_for(user=request.user, **filters)
+        return cursor_page(request, hands, order="updated_at", cursor=cursor, serializer_class=HandFeedOut)

@@ -8,14 +8,17 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
+from api.renderers import OffersCSV
 from api.serializers.club import InvitationOut
 from api.serializers.common import MAX_ID
+from api.serializers.exports import StandingsTableFilter
 from api.serializers.people import LeagueIn, LeagueOut, LeagueUpdate, MemberIn, MemberOut, RoleIn
 from api.serializers.standings import LeagueStandingsOut, StandingsFilter
 from games import policy, services, versions
+from games.exports import standings_table
 from games.models import Invitation, Membership
 from games.rules import shown
-from games.standings.selectors import standings_page
+from games.standings.selectors import chosen_season, standings_page
 
 from .base import IDEMPOTENCY_KEY, IF_NONE_MATCH, LOCATION, ApiView, created, idempotency_key, one, path_text
 
@@ -149,19 +152,32 @@ def standings_version(request, pk: int) -> str | None:
                                    *versions.season_version(season))
 
 
-class LeagueStandings(ApiView):
+class LeagueStandings(OffersCSV, ApiView):
     """The league's tables per game type: players (with their rating) and partnerships, a page at a time.
 
     Of one season (`?season=`): by default the current one, or all time when no season contains today.
 
     Computed in the background after every finished game (docs/standings.md); ``computed_at`` says when.
     Sent with ``If-None-Match`` and the ETag of an earlier answer, unchanged standings are a 304.
+
+    As CSV (`Accept: text/csv` or `?format=csv`): one line per player (or, with `table=partnerships`, per
+    partnership), game type after game type.
     """
 
-    @extend_schema(parameters=[StandingsFilter, IF_NONE_MATCH], responses={200: LeagueStandingsOut, 304: None},
+    @extend_schema(parameters=[StandingsTableFilter, IF_NONE_MATCH], responses={200: LeagueStandingsOut, 304: None},
                    tags=["leagues"])
-    @method_decorator(condition(etag_func=standings_version))
     def get(self, request, pk: int):
+        # Checked for JSON too: a ``table`` that is not one is a mistake in the query, whatever the format.
+        filters = self.parse(StandingsTableFilter, data=request.query_params)
+        if self.wants_csv():
+            league = visible_league(request.user, pk)
+            season = chosen_season(league=league, season=filters.get("season"))
+            return Response(standings_table(league=league, game_type=filters.get("game_type"),
+                                            partnerships=filters["table"] == "partnerships", season=season))
+        return self.tables(request, pk)
+
+    @method_decorator(condition(etag_func=standings_version))
+    def tables(self, request, pk: int):
         query = self.parse(StandingsFilter, data=request.query_params)
         if request.versioned is None:
             raise NotFound(f"there is no league {pk}")

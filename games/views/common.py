@@ -4,7 +4,7 @@ on the form, and the scoreboard built from a game's summary and hands."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -16,6 +16,7 @@ from games.errors import (
     HandConflict,
     IdempotencyMismatch,
     NotAllowed,
+    NotFound,
 )
 from games.forms import RefusalForm, hand_form_class
 from games.forms.base import SEAT_WORDS, seat_names
@@ -41,23 +42,24 @@ def visible_league_or_404(request, slug: str) -> League:
     return league
 
 
+def game_or_refusal(request, game_id: int, *, need: Literal["view", "score"]) -> Game:
+    """The game, as ``selectors.game_for`` finds it for the pages' user; its refusals as the pages show them."""
+    try:
+        return selectors.game_for(request.user, game_id, need=need)
+    except NotFound:
+        raise Http404("No such game") from None
+    except NotAllowed:
+        raise PermissionDenied("You cannot keep score in this game.") from None
+
+
 def visible_game_or_404(request, game_id: int) -> Game:
     """The game, if the user may see it; a private league's game is a 404 to everyone else."""
-    try:
-        game = selectors.game_detail(game_id=game_id)
-    except Game.DoesNotExist:
-        raise Http404("No such game") from None
-    if not policy.can_view_game(request.user, game):
-        raise Http404("No such game")
-    return game
+    return game_or_refusal(request, game_id, need="view")
 
 
 def scorable_game_or_403(request, game_id: int) -> Game:
     """The game, if the user may keep its score (a 404 if they may not even see it)."""
-    game = visible_game_or_404(request, game_id)
-    if not policy.can_score_game(request.user, game):
-        raise PermissionDenied("You cannot keep score in this game.")
-    return game
+    return game_or_refusal(request, game_id, need="score")
 
 
 def submitted(form: RefusalForm, write: Callable[..., T], /, **kwargs: Any) -> T | None:

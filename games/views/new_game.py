@@ -9,9 +9,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from games import policy, selectors, services
+from games.errors import NotFound
 from games.forms import ChooseGameForm, NewGameForm
 from games.forms.games import CASUAL
-from games.models import Game, League
+from games.models import League
 from games.rules import RULESETS, ruleset_class
 
 from .common import submitted
@@ -31,8 +32,11 @@ def rematch_initial(request, game_type: str, league: League | None) -> dict:
     pk = request.GET.get("rematch", "")
     if not pk.isdigit():
         return {}
-    game = Game.objects.select_related("league", *selectors.SEATED).filter(pk=int(pk)).first()
-    if game is None or not policy.can_view_game(request.user, game) or game.game_type != game_type:
+    try:
+        game = selectors.game_for(request.user, int(pk), related=("league", *selectors.SEATED))
+    except NotFound:  # none the user may see: a new game as any other
+        return {}
+    if game.game_type != game_type:
         return {}
     initial = {f"seat_{seat}": str(player_id) for seat, player_id in game.seat_ids.items()}
     initial.update({f"opt_{name}": value for name, value in game.options.items()})
