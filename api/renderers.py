@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from games.exports import Table, csv_text
@@ -33,6 +34,7 @@ class CSVRenderer(BaseRenderer):
 class OffersCSV:
     """Mixin for an API view that answers with a CSV table too."""
 
+    request: Request
     renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
 
     def wants_csv(self) -> bool:

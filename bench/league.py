@@ -9,12 +9,16 @@ from __future__ import annotations
 import random
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from games.models import Game, Hand, League, Match, Player
 from games.rules import RULES_VERSION, RULESETS, InvalidHand, get_ruleset, ruleset_class
 from games.services.hands import plain
 
 SEATS = ("N", "E", "S", "W")
+# A finished game played through the engine: options, final totals, winner, and each hand's (record, dealer,
+# delta, totals, extras, details).
+Template = tuple[dict[str, Any], dict[str, Any], Any, list[tuple[Any, ...]]]
 START = datetime(2024, 1, 1, tzinfo=UTC)
 
 
@@ -60,7 +64,7 @@ TEMPLATES = {
 }
 
 
-def play_template(rng: random.Random, kind: str):
+def play_template(rng: random.Random, kind: str) -> Template | None:
     """One finished game of ``kind``: (options, totals, winner, [(record, dealer, delta, totals, extras, details)])."""
     make, options = TEMPLATES[kind]
     ruleset = get_ruleset("spades" if kind == "spades_cutthroat" else kind, options)
@@ -77,10 +81,10 @@ def play_template(rng: random.Random, kind: str):
     return dict(ruleset.options), plain(state.totals), state.winner, hands
 
 
-def template_pool(rng: random.Random, per_kind: int = 40):
+def template_pool(rng: random.Random, per_kind: int = 40) -> dict[str, list[Template]]:
     pool = {}
     for kind in TEMPLATES:
-        games = []
+        games: list[Template] = []
         while len(games) < per_kind:
             game = play_template(rng, kind)
             if game is not None:
@@ -98,7 +102,9 @@ def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, li
     league = League.objects.create(name=f"Bench league {int(time.time())}", slug=f"bench-{time.time_ns()}")
     people = Player.objects.bulk_create(Player(name=f"Bench player {n}") for n in range(players))
     kinds = ["spades"] * 30 + ["spades_cutthroat"] * 10 + ["smudge"] * 25 + ["thieving_stink"] * 20 + ["trumps"] * 15
-    game_rows, hand_rows = [], []
+    # (kind, seating, template, finished at, the match's index and the game's number in it, if in one)
+    game_rows: list[tuple[str, dict[str, int], Template, datetime, int | None, int | None]] = []
+    hand_rows = []
     match_specs = []  # (match index, seating, first dealer, [template per game])
     at = START
     made = 0
@@ -129,13 +135,13 @@ def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, li
         made += 1
     matches = Match.objects.bulk_create(match_specs, batch_size=2000)
     objects = []
-    for kind, seating, (options, totals, winner, _), finished_at, match_index, number in game_rows:
+    for kind, seating, (options, totals, winner, _), finished_at, match_index, game_number in game_rows:
         objects.append(Game(
             game_type="spades" if kind == "spades_cutthroat" else kind, league=league,
             north_id=seating["N"], east_id=seating["E"], south_id=seating["S"], west_id=seating["W"],
             options=options, rules_version=RULES_VERSION, status=Game.Status.FINISHED, winner=winner,
             totals=totals, hand_count=0, match=matches[match_index] if match_index is not None else None,
-            match_game_number=number, started_at=finished_at - timedelta(minutes=15), finished_at=finished_at,
+            match_game_number=game_number, started_at=finished_at - timedelta(minutes=15), finished_at=finished_at,
         ))
     created = Game.objects.bulk_create(objects, batch_size=2000)
     for game, (_, _, (_, _, _, hands), finished_at, _, _) in zip(created, game_rows, strict=True):

@@ -21,6 +21,8 @@ from typing import Any
 from loadtest.client import Api, percentile
 
 LEVELS = (1, 4, 16)
+# CPU seconds so far: of each web worker and each database backend (by process id), and of this process.
+Snapshot = tuple[dict[int, float], dict[int, float], float]
 
 
 class CpuMeter:
@@ -52,7 +54,7 @@ class CpuMeter:
         except (OSError, ValueError, IndexError):
             return 0.0
 
-    def snapshot(self) -> tuple[dict[int, float], dict[int, float], float]:
+    def snapshot(self) -> Snapshot:
         if not Path("/proc").is_dir():
             return {}, {}, time.process_time()
         workers, backends = self.processes()
@@ -60,7 +62,7 @@ class CpuMeter:
                 time.process_time())
 
     @staticmethod
-    def spent(before: tuple, after: tuple) -> tuple[float, float, float]:
+    def spent(before: Snapshot, after: Snapshot) -> tuple[float, float, float]:
         """CPU seconds between two snapshots: (web workers, database, clients)."""
         def grown(old: dict[int, float], new: dict[int, float]) -> float:
             return sum(value - old.get(pid, 0.0) for pid, value in new.items())
@@ -160,7 +162,7 @@ def run_level(target: str, makers: list, *, seconds: float, max_requests: int, m
     for thread in threads:
         thread.join(timeout=seconds + 60)
     elapsed = time.perf_counter() - started
-    cpu = CpuMeter.spent(before, meter.snapshot()) if meter else (0.0, 0.0, 0.0)
+    cpu = CpuMeter.spent(before, meter.snapshot()) if meter and before else (0.0, 0.0, 0.0)
     return Level(target, len(makers), counts["requests"], counts["errors"], elapsed, latencies, cpu)
 
 
@@ -170,7 +172,8 @@ def merged(levels: list[Level]) -> Level:
     return Level(first.target, first.clients, sum(level.requests for level in levels),
                  sum(level.errors for level in levels), sum(level.seconds for level in levels),
                  [latency for level in levels for latency in level.latencies],
-                 tuple(sum(level.cpu[part] for level in levels) for part in range(3)))
+                 (sum(level.cpu[0] for level in levels), sum(level.cpu[1] for level in levels),
+                  sum(level.cpu[2] for level in levels)))
 
 
 def run(base_url: str, *, seconds: float = 8.0, max_requests: int = 5000, levels=LEVELS,

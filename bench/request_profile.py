@@ -87,7 +87,7 @@ class Clock:
         clock = self
 
         def timed(*args, **kwargs):
-            frame = [part, time.perf_counter(), 0.0]
+            frame: list[Any] = [part, time.perf_counter(), 0.0]
             clock.open.append(frame)
             try:
                 return function(*args, **kwargs)
@@ -132,10 +132,11 @@ def instrumented(clock: Clock) -> Iterator[None]:
     from django.db import connections
 
     pipeline_exit = psycopg.Pipeline.__exit__
+    # (type: ignore: the profile swaps the method for a timed one for the run, and puts it back after.)
     psycopg.Pipeline.__exit__ = clock.wrap_answers(pipeline_exit)  # type: ignore[method-assign]
     undo.append((psycopg.Pipeline, "__exit__", pipeline_exit))
     database = connections["default"]
-    database._commit = clock.wrap_sql(TRANSACTION, database._commit)  # type: ignore[method-assign]
+    database._commit = clock.wrap_sql(TRANSACTION, database._commit)
     undo.append((database, "_commit", None))
     try:
         with connection.execute_wrapper(clock.statement):

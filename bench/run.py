@@ -31,6 +31,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -72,7 +73,9 @@ def machine(postgres: services.Postgres | None, redis_url: str | None, started: 
     if redis_url:
         import redis
 
-        facts["redis"] = redis.Redis.from_url(redis_url, socket_connect_timeout=2).info("server")["redis_version"]
+        # A synchronous client: its answer is the reply itself, not something to await.
+        server = cast(dict[str, Any], redis.Redis.from_url(redis_url, socket_connect_timeout=2).info("server"))
+        facts["redis"] = server["redis_version"]
     return facts
 
 
@@ -244,7 +247,7 @@ def servers(args, skipped: list[str], started: list[str]) -> Iterator[tuple[str 
             try:
                 server = services.postgres_server(folder=workdir / "postgres", port=args.postgres_port)
                 own.append(server)
-                database_url = server.url  # type: ignore[attr-defined]
+                database_url = server.url
                 started.append(f"own PostgreSQL on 127.0.0.1:{database_url.rsplit(':', 1)[1].split('/')[0]} (fsync off)")
             except services.StackError as error:
                 skipped.append(f"recording and reads: no PostgreSQL ({error})")
@@ -255,8 +258,8 @@ def servers(args, skipped: list[str], started: list[str]) -> Iterator[tuple[str 
             try:
                 server = services.redis_server(log=workdir / "redis.log", port=args.redis_port)
                 own.append(server)
-                redis_url = server.url  # type: ignore[attr-defined]
-                started.append(f"own Redis on 127.0.0.1:{server.port}")  # type: ignore[attr-defined]
+                redis_url = server.url
+                started.append(f"own Redis on 127.0.0.1:{server.port}")
             except (services.StackError, OSError) as error:
                 skipped.append(f"Redis: none could be started ({error}); gunicorn ran without it")
                 redis_url = None
@@ -326,9 +329,10 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
         server = services.gunicorn(env=env, log=workdir / "gunicorn.log")
         from bench import reads, recording
 
-        print(f"recording through gunicorn at {server.url} ...", flush=True)  # type: ignore[attr-defined]
-        meter = recording.CpuMeter(server.popen.pid, BENCH_DATABASE)  # type: ignore[union-attr]
-        results["recording"] = recording.run(server.url, seconds=4 if args.quick else 12,  # type: ignore[attr-defined]
+        print(f"recording through gunicorn at {server.url} ...", flush=True)
+        assert server.popen is not None  # started
+        meter = recording.CpuMeter(server.popen.pid, BENCH_DATABASE)
+        results["recording"] = recording.run(server.url, seconds=4 if args.quick else 12,
                                              max_requests=2000 if args.quick else 8000, meter=meter)
         server.stop()
         server = None
@@ -375,7 +379,7 @@ def main() -> int:
         if postgres is not None and not postgres.reachable():
             skipped.append(f"recording and reads: PostgreSQL not reachable ({database_url})")
             postgres = None
-        if postgres is not None:
+        if postgres is not None and database_url:
             web_workers = measure(database_url, redis_url, args, results)
         facts = machine(postgres, redis_url, started)
     print_results(results, skipped)

@@ -30,10 +30,15 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+T = TypeVar("T")
 
 SCRATCH = None
 if not os.environ.get("DATABASE_URL"):
@@ -79,8 +84,8 @@ def stored_rows(league: League) -> list[list[tuple]]:
     return rows
 
 
-def timed(function, repeat: int = 1) -> tuple[float, object]:
-    times, result = [], None
+def timed(function: Callable[[], T], repeat: int = 1) -> tuple[float, T]:
+    times = []
     for _ in range(repeat):
         started = time.perf_counter()
         result = function()
@@ -189,8 +194,8 @@ def corrections(league: League, people: list[Player], report: dict) -> None:
                                 ("correction in the first game:", "correct_first", counted[0])):
         game = Game.objects.get(pk=game_id)
         first_hand = Hand.objects.get(game=game, number=1).record
-        request_seconds, _ = timed(lambda game=game, first_hand=first_hand: hand_correct(
-            game=game, number=1, record=first_hand, by=keeper, reason="bench"))
+        request_seconds, _ = timed(partial(hand_correct, game=game, number=1, record=first_hand, by=keeper,
+                                           reason="bench"))
         show(label, key, request_seconds)
 
 

@@ -37,7 +37,9 @@ def play(game: Game, by, rng: random.Random, hands: int | None) -> None:
     while not state.finished and (hands is None or played < hands) and played < 300:
         record = random_hand(game.game_type, rng)
         state = ruleset.play(state, record)
-        game = hand_record(game=game, record=record, by=by).game
+        recorded = hand_record(game=game, record=record, by=by).game
+        assert recorded is not None  # recorded now, not a replay of an earlier request
+        game = recorded
         played += 1
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -140,7 +140,7 @@ def games_table(games: Iterable[Game], *, filename: str, link: Callable[[Game], 
 # --- hands -----------------------------------------------------------------------------------------
 
 
-def hands_table(game: Game, hands: Iterable[Hand], *, corrected: set[int] = frozenset()) -> Table:
+def hands_table(game: Game, hands: Iterable[Hand], *, corrected: Collection[int] = frozenset()) -> Table:
     """One line per hand: its number, dealer, what happened in the game's own words, each side's points and
     running total (and extras such as bags), who entered it and when. ``corrected``: numbers of hands
     corrected since. The game must come with its seats; hands with ``entered_by``."""

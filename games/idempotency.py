@@ -88,11 +88,15 @@ def once(*, user, scope: str, key: str | None, request: Any, write: Callable[[],
     raise AssertionError("unreachable")
 
 
+def row_answer(row: models.Model) -> dict[str, Any]:
+    return {"id": row.pk}
+
+
 def row_once(*, user, scope: str, key: str | None, request: Any, write: Callable[[], Row],
              rows: models.QuerySet[Row], lock: Callable[[], Any] | None = None) -> Row:
     """``once`` for a write that makes or changes one row: a replay gets that row (from ``rows``) as it is now."""
     made, answer, replayed = once(user=user, scope=scope, key=key, request=request, write=write,
-                                  answer=lambda row: {"id": row.pk}, lock=lock)
+                                  answer=row_answer, lock=lock)
     if replayed or made is None:
         return rows.get(pk=answer["id"])
     return made

@@ -15,12 +15,13 @@ import sys
 import time
 
 from . import stack as services
-from .scenarios import Session, Size, all_scenarios
+from .scenarios import Size
+from .session import SCENARIOS, Session
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    scenarios = all_scenarios()
+    scenarios = SCENARIOS
     parser.add_argument("scenarios", nargs="*", help=f"some of {', '.join(scenarios)} (default: all)")
     parser.add_argument("--tables", type=int, default=None, help="tables at once (full: 50, --ci: 12)")
     parser.add_argument("--ci", action="store_true", help="the small CI-sized run")

@@ -98,7 +98,7 @@ class Stack:
             self.database_url = self.postgres.create(self.database, template=self.template.name)
             if self.private_redis:
                 self.redis = services.redis_server(log=self.log("redis"))
-                self.redis_url = self.redis.url  # type: ignore[attr-defined]
+                self.redis_url = self.redis.url
             else:
                 if not self.shared_redis_url:
                     raise services.StackError("the load test needs Redis (REDIS_URL)")
@@ -111,7 +111,7 @@ class Stack:
         except BaseException:
             self.__exit__(None, None, None)
             raise
-        self.api = Api(self.server.url, token=self.setup["token"])  # type: ignore[attr-defined]
+        self.api = Api(self.server.url, token=self.setup["token"])
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -350,7 +350,7 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
             health = stack.api.get("/healthz")
             outage_games = finished_so_far(tables) - before
             outage_hands = hands_so_far(tables) - hands_before
-            port = stack.redis.port  # type: ignore[attr-defined]
+            port = stack.redis.port
             stack.redis = services.redis_server(log=stack.log("redis"), port=port)
             # A worker that gave up on the broker is started again, as its supervisor (systemd, Kubernetes) would.
             worker_died = wait_until(lambda: not stack.worker.running, timeout=3)
@@ -384,40 +384,3 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
 SLOW_REQUEST = 8.0
 
 SCENARIOS = {"load": load, "worker": worker_killed, "database": database_dropped, "redis": redis_down}
-
-
-def all_scenarios() -> dict:
-    """Every scenario by name: these, and those of modules that build on this one."""
-    from .restart import database_restart
-
-    return {**SCENARIOS, "restart": database_restart}
-
-
-class Session:
-    """One migrated template and a work folder for logs, shared by the scenarios of a run.
-
-    With ``private_redis`` every stack has a Redis server of its own (as the Redis fault always does), so
-    sessions in other processes may run stacks at the same time (the test run's parallel processes);
-    otherwise stacks use a database of the shared Redis, one stack at a time.
-    """
-
-    # Celery's queue lives in this Redis database, apart from the app's and the tests' (db 0): a worker takes
-    # whatever is queued in its own.
-    REDIS_DB = "7"
-
-    def __init__(self, *, database_url: str, redis_url: str | None, private_redis: bool = False):
-        self.postgres = services.Postgres(database_url)
-        self.redis_url = services.with_path(redis_url, self.REDIS_DB) if redis_url else None
-        self.private_redis = private_redis
-        self.workdir = services.work_dir("scorekeeper-load-")
-        self.template = Template(self.postgres, self.workdir)
-
-    def stack(self, name: str, *, private_redis: bool = False, **options) -> Stack:
-        return Stack(postgres=self.postgres, template=self.template, redis_url=self.redis_url,
-                     workdir=self.workdir, name=name, private_redis=private_redis or self.private_redis, **options)
-
-    def run(self, name: str, size: Size) -> Outcome:
-        return all_scenarios()[name](self.stack, size)
-
-    def close(self) -> None:
-        self.template.drop()

@@ -205,6 +205,10 @@ class Process:
     def __init__(self, name: str, argv: list[str], env: Mapping[str, str], log: Path):
         self.name, self.argv, self.env, self.log = name, argv, dict(env), log
         self.popen: subprocess.Popen | None = None
+        # Where a server answers, set by the function that starts it (gunicorn, Redis, PostgreSQL).
+        self.url = ""
+        self.port = 0
+        self.folder: Path | None = None
 
     def start(self) -> Process:
         out = self.log.open("ab")
@@ -218,7 +222,7 @@ class Process:
         return self.popen is not None and self.popen.poll() is None
 
     def signal(self, signum: int) -> None:
-        if self.running:
+        if self.popen is not None and self.popen.poll() is None:
             try:
                 os.killpg(self.popen.pid, signum)
             except ProcessLookupError:
@@ -231,7 +235,7 @@ class Process:
             self.popen.wait(timeout=10)
 
     def stop(self, timeout: float = 20) -> None:
-        if not self.running:
+        if self.popen is None or self.popen.poll() is not None:
             return
         self.signal(signal.SIGTERM)
         try:
@@ -269,12 +273,12 @@ def gunicorn(*, env: Mapping[str, str], log: Path, workers: int | None = None, p
         extra["WEB_WORKERS"] = str(workers)
     server = Process("gunicorn", [PYTHON, "-m", "gunicorn", "scorekeeper.wsgi", "-c", "gunicorn.conf.py"],
                      {**env, **extra}, log)
-    server.url = f"http://127.0.0.1:{port}"  # type: ignore[attr-defined]
+    server.url = f"http://127.0.0.1:{port}"
     server.start()
 
     def healthy() -> bool:
         try:
-            with urllib.request.urlopen(f"{server.url}/healthz", timeout=2) as response:  # type: ignore[attr-defined]
+            with urllib.request.urlopen(f"{server.url}/healthz", timeout=2) as response:
                 return response.status == 200
         except Exception:  # noqa: BLE001 - not up yet
             return False
@@ -307,10 +311,10 @@ def redis_server(*, log: Path, port: int | None = None) -> Process:
     port = port or free_port()
     server = Process("redis-server", ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
                                       "--appendonly", "no", "--protected-mode", "no"], {**os.environ}, log)
-    server.url = f"redis://127.0.0.1:{port}/0"  # type: ignore[attr-defined]
-    server.port = port  # type: ignore[attr-defined]
+    server.url = f"redis://127.0.0.1:{port}/0"
+    server.port = port
     server.start()
-    server.wait_for(lambda: redis_ping(server.url), "answering PING", 20)  # type: ignore[attr-defined]
+    server.wait_for(lambda: redis_ping(server.url), "answering PING", 20)
     return server
 
 
@@ -357,10 +361,10 @@ def postgres_server(*, folder: Path, port: int | None = None) -> Process:
     server = Process("postgres", [*as_user, str(bin_dir / "postgres"), "-D", str(data), "-h", "127.0.0.1",
                                   "-p", str(port), "-k", str(data), "-c", "fsync=off", "-c", "synchronous_commit=off",
                                   "-c", "full_page_writes=off", "-c", "max_connections=100"], {**os.environ}, log)
-    server.url = f"postgres://postgres@127.0.0.1:{port}/postgres"  # type: ignore[attr-defined]
-    server.folder = folder  # type: ignore[attr-defined]
+    server.url = f"postgres://postgres@127.0.0.1:{port}/postgres"
+    server.folder = folder
     server.start()
-    server.wait_for(lambda: Postgres(server.url).reachable(), "accepting connections", 60)  # type: ignore[attr-defined]
+    server.wait_for(lambda: Postgres(server.url).reachable(), "accepting connections", 60)
     return server
 
 
@@ -372,7 +376,8 @@ def stop_postgres(server: Process) -> None:
             server.popen.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
-    shutil.rmtree(server.folder, ignore_errors=True)  # type: ignore[attr-defined]
+    if server.folder is not None:
+        shutil.rmtree(server.folder, ignore_errors=True)
 
 
 def redis_ping(url: str) -> bool:

@@ -114,8 +114,8 @@ class Player:
             if time.monotonic() > self.deadline:
                 return reply
             time.sleep(0.05 + self.rng.random() * 0.2)
-            reply = None
-        return reply
+            last, reply = reply, None
+        return last  # 200 tries, all refused: the last refusal
 
     def race(self, body: dict, key: str, what: str) -> Reply:
         """Two phones send the same request at once."""

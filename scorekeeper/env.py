@@ -100,4 +100,4 @@ def database_from_url(url: str) -> dict:
                                        conn_health_checks=scheme != "sqlite")
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL could not be read: {error}") from None
-    return config
+    return dict(config)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 
+from . import settings as real
 from .settings import *  # noqa: F403
 
 # Hashing a password the production way (PBKDF2) takes about a quarter of a second, and the fixtures
@@ -21,15 +22,15 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # (tests/standings/test_worker.py).
 CELERY_TASK_ALWAYS_EAGER = True
 
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+if real.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The test database is thrown away after the run, so SQLite need not wait for the disk at each
     # commit (migrations, tests that commit, every request of the browser tests).
-    DATABASES = copy.deepcopy(DATABASES)  # noqa: F405
+    DATABASES = copy.deepcopy(real.DATABASES)
     DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA synchronous = OFF"
 
 # The API's request limits (api/throttles.py) stay on, counting as in production, but high enough never to
 # refuse: a test run sends thousands of requests a minute from one address and a handful of users. The
 # tests of the limits set their own rates (tests/api/test_api_limits.py).
-REST_FRAMEWORK = {**REST_FRAMEWORK,  # noqa: F405
+REST_FRAMEWORK = {**real.REST_FRAMEWORK,
                   "DEFAULT_THROTTLE_RATES": {scope: "1000000/minute"
-                                             for scope in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}}  # noqa: F405
+                                             for scope in real.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}}

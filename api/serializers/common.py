@@ -54,7 +54,7 @@ def check_text(text: str) -> None:
         raise serializers.ValidationError(problem)
 
 
-class StringsOnly:
+class StringsOnly(serializers.Field):
     """A text field that takes only JSON strings (DRF's would take ``0`` as the name ``"0"``)."""
 
     default_error_messages = {"not_a_string": "must be a string, not {value}"}

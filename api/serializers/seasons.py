@@ -19,7 +19,7 @@ SEASON_TEXT = re.compile(SEASON_PATTERN)
 class SeasonChoice(Text):
     """``?season=``: a season's id, ``all`` or ``current``."""
 
-    pattern = SEASON_PATTERN  # type: ignore[assignment]
+    pattern = SEASON_PATTERN
     default_error_messages = {"not_a_season": 'give a season\'s id, "all" or "current"'}
 
     def __init__(self, **kwargs):

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.permissions import AllowAny
@@ -31,7 +32,7 @@ class TokenView(ApiView):
     address) with too many failures is refused with a 429 until its cool-off ends, as on the site.
     """
 
-    authentication_classes = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [AllowAny]
     throttle_classes = [TokenRequests]
 

@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import GenericAPIView
+from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 
 from api.pagination import Pages
@@ -42,7 +43,7 @@ IF_NONE_MATCH = OpenApiParameter(
 
 class ApiView(GenericAPIView):
     parser_classes = [SafeJSONParser]
-    pagination_class = Pages
+    pagination_class: type[BasePagination] | None = Pages
     schema = ScorekeeperSchema()
     # OPTIONS answers with the allowed methods (below); the schema describes the rest.
     metadata_class = None

@@ -127,7 +127,7 @@ def records_period(request, filters: dict, league: int | None) -> tuple[int | No
         return league, filters.get("finished_from"), filters.get("finished_until")
     if filters.get("finished_from") or filters.get("finished_until"):
         raise ValidationError({"season": ["a season or days (finished_from, finished_until), not both"]})
-    if season == CURRENT:
+    if isinstance(season, str):  # CURRENT
         if league is None:
             raise ValidationError({"season": ["`current` is a league's: give `league` too"]})
         season = Season.objects.filter(league=league).current().first()

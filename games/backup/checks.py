@@ -318,7 +318,9 @@ class GameChecker:
             self.keys.add(key)
         if isinstance(entry.get("seats"), dict):
             problems += seat_problems(entry["seats"], self.facts.players)
-        hands = entry.get("hands") if isinstance(entry.get("hands"), list) else []
+        hands = entry.get("hands")
+        if not isinstance(hands, list):
+            hands = []
         numbers = [hand.get("number", position) for position, hand in enumerate(hands, 1) if isinstance(hand, dict)]
         if len(numbers) == len(hands) and numbers != list(range(1, len(numbers) + 1)):
             problems.append(f"its hands are numbered {', '.join(map(shown, numbers))}; hands are numbered 1 to "

@@ -70,15 +70,16 @@ class Invitation(models.Model):
         return f"invitation to {self.league} as {self.role}"
 
     def status_at(self, moment=None) -> str:
+        # (type: ignore: without type hints for Django, mypy reads a TextChoices member as its (value, label).)
         if self.revoked_at:
-            return self.Status.REVOKED
+            return self.Status.REVOKED  # type: ignore[return-value]
         if self.declined_at:
-            return self.Status.DECLINED
+            return self.Status.DECLINED  # type: ignore[return-value]
         if self.uses >= self.max_uses:
-            return self.Status.USED_UP
+            return self.Status.USED_UP  # type: ignore[return-value]
         if (moment or timezone.now()) >= self.expires_at:
-            return self.Status.EXPIRED
-        return self.Status.OPEN
+            return self.Status.EXPIRED  # type: ignore[return-value]
+        return self.Status.OPEN  # type: ignore[return-value]
 
     @property
     def status(self) -> str:

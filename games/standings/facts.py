@@ -41,7 +41,9 @@ GAME_PRINT_AT = tuple(GAME_FIELDS.index(name) for name in GAME_PRINT)
 MATCH_FINISHED_AT, MATCH_STARTED_AT = MATCH_FIELDS.index("finished_at"), MATCH_FIELDS.index("started_at")
 
 Order = tuple[datetime, int, int]
-GAME, MATCH = CountedResult.Kind.GAME.value, CountedResult.Kind.MATCH.value  # a game sorts first at one moment
+# A game sorts first at one moment. (type: ignore: without type hints for Django, mypy reads an
+# IntegerChoices member as its (value, label).)
+GAME, MATCH = CountedResult.Kind.GAME.value, CountedResult.Kind.MATCH.value  # type: ignore[attr-defined]
 ResultKey = tuple[int, int]  # (kind, id)
 
 

@@ -135,7 +135,9 @@ def relearn_ratings(scope: Scope, game_type: str, start: Order, current: Mapping
         if result.order >= start:
             builder.add(result)
 
-    changed, created, kept = [], [], set()
+    changed: list[PlayerRating] = []
+    created: list[PlayerRating] = []
+    kept: set[int] = set()
     for skill in ranked(builder.current, builder.rated):
         kept.add(skill.player_id)
         pk, values = stored.get(skill.player_id, (None, None))

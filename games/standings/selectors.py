@@ -92,9 +92,7 @@ def league_ref(league: League) -> dict[str, Any]:
     return {"id": league.pk, "slug": league.slug, "name": league.name}
 
 
-def rating_figure(rating: PlayerRating | None) -> dict[str, Any] | None:
-    if rating is None:
-        return None
+def rating_figure(rating: PlayerRating) -> dict[str, Any]:
     return {"mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3), "ordinal": round(rating.ordinal, 3),
             "rank": rating.rank, "rated": rating.rated}
 

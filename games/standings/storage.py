@@ -161,7 +161,8 @@ def fold_tables(scope: Scope, new: LeagueFacts, now: datetime) -> int:
         builder.add_game(game)
     for match in sorted(new.matches, key=lambda match: match.order):
         builder.add_match(match)
-    changed, created = [], []
+    changed: list[Standing] = []
+    created: list[Standing] = []
     for key, tally in builder.tallies.items():
         pk, before = stored.get(key, (None, None))
         if tally == before:
@@ -187,7 +188,8 @@ def fold_ratings(scope: Scope, new: LeagueFacts, sequences: dict[str, int],
         builder.seed(game_type, player, mu=mu, sigma=sigma, rated=rated)
     for result in results:
         builder.add(result)
-    changed, created = [], []
+    changed: list[PlayerRating] = []
+    created: list[PlayerRating] = []
     for skill in ranked(builder.current, builder.rated):
         pk, before = stored.get((skill.game_type, skill.player_id), (None, None))
         if before == tuple(getattr(skill, name) for name in RATING_FIELDS):
@@ -210,7 +212,8 @@ def fold_figures(scope: Scope, figures: Figures, now: datetime) -> int:
             **scope.rows, game_type__in=game_types, player_id__in=players,
         ).values_list("pk", "game_type", "player_id", "hands", "counts")
     }
-    changed, created = [], []
+    changed: list[PlayerFigures] = []
+    created: list[PlayerFigures] = []
     for (game_type, player), counts in figures.items():
         pk, hands, before = stored.get((game_type, player), (None, 0, {}))
         total = Counter({**before, "hands": hands})

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from .results import GameResult, MatchOutcome
 
@@ -118,7 +119,7 @@ class TableBuilder:
             others = [total for other, total in game.totals.items() if other != side]
             points_for = game.totals.get(side, 0)
             points_against = max(others) if others else 0
-            result = {"won": side == game.winner, "points_for": points_for,
+            result: dict[str, Any] = {"won": side == game.winner, "points_for": points_for,
                       "points_against": points_against, "at": game.finished_at}
             for player in players:
                 self.tally(game.game_type, player).add_game(**result)

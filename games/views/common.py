@@ -3,7 +3,7 @@ on the form, and the scoreboard built from a game's summary and hands."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from django.core.exceptions import PermissionDenied
@@ -110,7 +110,7 @@ def trails(revisions: list[HandRevision], describe, seats: dict[str, str]) -> di
     return out
 
 
-def board(game: Game, hands: list[Hand], *, revisions: list[HandRevision] = ()) -> dict[str, Any]:
+def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = ()) -> dict[str, Any]:
     """The scoreboard, the history (with each hand's trail of corrections and undos) and the chart of a game."""
     summary = game_summary(game)
     ruleset = game.ruleset

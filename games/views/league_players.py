@@ -123,6 +123,7 @@ def league_player_claim(request, slug: str, player_id: int):
     if claim is not None:
         messages.success(request, f"You asked to be {player.name}; an organiser of {league.name} will confirm it.")
     else:
+        assert form.refusal is not None  # refused: submitted() put the reason on the form
         messages.error(request, form.refusal.message)
     return redirect("league-players", slug=league.slug)
 
@@ -141,5 +142,6 @@ def league_claim_decide(request, slug: str, claim_id: int):
         messages.success(request, f"{who} is now {claim.player.name}." if approve
                          else f"{who}'s claim to be {claim.player.name} was declined.")
     else:
+        assert form.refusal is not None  # refused: submitted() put the reason on the form
         messages.error(request, form.refusal.message)
     return redirect("league-players", slug=league.slug)

@@ -38,7 +38,10 @@ def member_rows(request, league: League) -> list[dict]:
 def league_context(request, league: League, *, member_form=None):
     sort = chosen_sort(request)
     can_manage = policy.can_manage_league(request.user, league)
-    recent = selectors.league_games(league=league, status=Game.Status.FINISHED, limit=20)
+    # (type: ignore: without type hints for Django, mypy reads a TextChoices member as its (value, label).)
+    recent = selectors.league_games(league=league, status=Game.Status.FINISHED, limit=20)  # type: ignore[arg-type]
+    in_progress = selectors.league_games(league=league, status=Game.Status.IN_PROGRESS,  # type: ignore[arg-type]
+                                         limit=20)
     seasons = league_seasons(league=league)
     standings = standings_view(league=league, game_type=request.GET.get("type"), sort=sort,
                                latest_finish=recent[0].finished_at if recent else None,
@@ -47,7 +50,7 @@ def league_context(request, league: League, *, member_form=None):
         "league": league,
         "sort": sort,
         "standings": standings,
-        "live": game_rows(selectors.league_games(league=league, status=Game.Status.IN_PROGRESS, limit=20)),
+        "live": game_rows(in_progress),
         "recent": game_rows(recent),
         "members": member_rows(request, league),
         "role": policy.league_role(request.user, league),

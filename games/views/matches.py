@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404
 from django.shortcuts import render
 
@@ -52,7 +54,7 @@ def match_detail(request, match_id: int):
     seatings = ruleset.match_seatings(seating)
     players = selectors.players_by_id(ids=seating.values())
     games = {game.match_game_number: game for game in selectors.match_games(match=match)}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for number, seats in enumerate(seatings, 1):
         game = games.get(number)
         rows.append({

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -38,7 +40,7 @@ def rematch_initial(request, game_type: str, league: League | None) -> dict:
         return {}
     if game.game_type != game_type:
         return {}
-    initial = {f"seat_{seat}": str(player_id) for seat, player_id in game.seat_ids.items()}
+    initial: dict[str, Any] = {f"seat_{seat}": str(player_id) for seat, player_id in game.seat_ids.items()}
     initial.update({f"opt_{name}": value for name, value in game.options.items()})
     for name, value in list(initial.items()):
         if isinstance(value, bool):

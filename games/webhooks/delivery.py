@@ -41,14 +41,15 @@ def signed_request(delivery: WebhookDelivery, moment: datetime) -> tuple[bytes, 
     return body.encode(), headers
 
 
-def pool_for(target: Target, timeout: float):
-    options = {"port": target.port, "timeout": urllib3.Timeout(connect=timeout, read=timeout), "retries": False,
-               "maxsize": 1}
+def pool_for(target: Target, timeout: float) -> urllib3.HTTPConnectionPool:
+    """A one-connection pool to the checked address (the name kept for TLS), no retries of its own."""
     host = target.address or target.host
+    limit = urllib3.Timeout(connect=timeout, read=timeout)
     if target.scheme == "https":
-        return urllib3.HTTPSConnectionPool(host, server_hostname=target.host, assert_hostname=target.host,
-                                           cert_reqs="CERT_REQUIRED", **options)
-    return urllib3.HTTPConnectionPool(host, **options)
+        return urllib3.HTTPSConnectionPool(host, port=target.port, timeout=limit, retries=False, maxsize=1,
+                                           server_hostname=target.host, assert_hostname=target.host,
+                                           cert_reqs="CERT_REQUIRED")
+    return urllib3.HTTPConnectionPool(host, port=target.port, timeout=limit, retries=False, maxsize=1)
 
 
 def reason(error: Exception, target: Target, timeout: float) -> str:
@@ -92,11 +93,11 @@ def post(delivery: WebhookDelivery) -> Answer:
     finally:
         pool.close()
     text = excerpt.decode("utf-8", "replace")
-    error = "" if 200 <= status_code < 300 else (
+    refusal = "" if 200 <= status_code < 300 else (
         f"answered {status_code}; redirects are not followed: register the address it redirects to"
         if 300 <= status_code < 400 else f"answered {status_code}"
     )
-    return Answer(status_code=status_code, error=error, response=text,
+    return Answer(status_code=status_code, error=refusal, response=text,
                   milliseconds=round(1000 * (time.monotonic() - started)))
 
 

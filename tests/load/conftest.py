@@ -20,7 +20,7 @@ from tests.conftest import need, using_postgres
 def load_session():
     need(using_postgres(), "PostgreSQL (DATABASE_URL=postgres://...)")
     need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
-    from loadtest.scenarios import Session
+    from loadtest.session import Session
 
     # Each stack with a Redis of its own: scenarios in the run's parallel processes run side by side.
     session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL, private_redis=True)
