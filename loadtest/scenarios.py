@@ -374,7 +374,7 @@ def redis_down(stack_factory, size: Size, outcome: Outcome) -> None:
                                  "it was started again as a supervisor would")
         if facts["max_latency"] > SLOW_REQUEST:
             outcome.failures.append(f"a request took {facts['max_latency']} s while Redis was down: queueing the "
-                                    "standings update must give up quickly (games/events.py)")
+                                    "standings update must give up quickly (games/tasks.py)")
         if not str(facts.get("healthz_while_down", "")).startswith("503"):
             outcome.failures.append(f"/healthz did not report Redis down: {facts.get('healthz_while_down')}")
         converge(stack, outcome, timeout=60)
