@@ -1,4 +1,4 @@
-"""The examples in the engine's docstrings run, so they cannot drift from the code."""
+"""The examples in the docstrings of the engine and the movements run, so they cannot drift from the code."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ import pkgutil
 
 import pytest
 
+import games.movements
 import games.rules
 
-MODULES = ["games.rules"] + [f"games.rules.{info.name}" for info in pkgutil.iter_modules(games.rules.__path__)]
+MODULES = [
+    f"{package.__name__}.{info.name}" if info else package.__name__
+    for package in (games.rules, games.movements)
+    for info in [None, *pkgutil.iter_modules(package.__path__)]
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
