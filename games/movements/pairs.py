@@ -140,7 +140,8 @@ def next_pairs_round(present: Sequence[Sequence[P]], history: Sequence[Round[P]]
     """The next round for the pairs ``present`` after ``history`` (as played).
 
     While the pairs are those of round 1 and every round went as planned (table numbers aside), it is
-    the round robin's next round; otherwise it is planned from the history (see above).
+    the round robin's next round (for the pairs in the order given, or in the order round 1 matched
+    them); otherwise it is planned from the history (see above).
 
     >>> pairs = [("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay"), ("Gus", "Hal")]
     >>> first = next_pairs_round(pairs)
@@ -149,9 +150,18 @@ def next_pairs_round(present: Sequence[Sequence[P]], history: Sequence[Round[P]]
     ('Gus', 'Hal')
     """
     checked = check_pairs(present)
-    night = pairs_movement(checked, len(history) + 1)
-    if all(meetings(played) == meetings(planned) for played, planned in zip(history, night.rounds, strict=False)):
-        return night.rounds[len(history)]
+    orders = [checked]
+    if history:
+        first = history[0]
+        as_matched = [side for table in first.tables for side in table.partnerships()]
+        if first.sitting_out:
+            as_matched.append((first.sitting_out[0], first.sitting_out[-1]))
+        if {frozenset(pair) for pair in as_matched} == {frozenset(pair) for pair in checked}:
+            orders.append(tuple(as_matched))
+    for order in orders:
+        night = pairs_movement(order, len(history) + 1)
+        if all(meetings(played) == meetings(planned) for played, planned in zip(history, night.rounds, strict=False)):
+            return night.rounds[len(history)]
     return plan_pairs_round(checked, history)
 
 

@@ -65,6 +65,11 @@ def test_unchanged_pairs_follow_the_round_robin():
     assert history == list(night.rounds)
 
 
+def test_the_round_robin_continues_when_the_pairs_are_listed_in_another_order():
+    night = pairs_movement(PAIRS)
+    assert next_pairs_round(PAIRS[::-1], night.rounds[:2]) == night.rounds[2]
+
+
 def test_a_late_pair_plays_at_once_and_meets_pairs_it_has_not_met():
     history = [next_pairs_round(PAIRS[:4])]
     second = next_pairs_round(PAIRS, history)
