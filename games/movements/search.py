@@ -270,7 +270,7 @@ def regenerate(stored: dict[int, BaseRound] | None = None, *, report=None) -> di
     designs = {}
     for players in PLAYER_COUNTS:
         known = stored.get(players) if stored else None
-        first_seed = known.seed or 0 if known else 0
+        first_seed = (known.seed or 0) if known else 0
         base = find_base_round(players, first_seed=first_seed)
         if base is not None:
             designs[players] = base
