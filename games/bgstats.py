@@ -5,7 +5,8 @@ BG Stats (an app for logging board game plays) documents a link that opens its i
 date (``yyyy-MM-dd HH:mm:ss``, UTC, when the game ended), the duration in minutes and each player with
 their score, rank and whether they won. The app matches games and players to its own by the ``source``
 ids given, remembering each match, so these ids stay the same from game to game. In a partnership game
-both partners get their side's score; ``role`` names the side.
+both partners get their side's score; ``role`` names the side. Whether the highest score wins and each
+player's rank are the game's own (its ruleset's ``lower_wins`` and ``places``).
 """
 
 from __future__ import annotations
@@ -27,17 +28,6 @@ def play_date(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def ranks(sides) -> dict[str, int]:
-    """1 for the winners, then by points; sides level on both share a rank."""
-    ordered = sorted(sides, key=lambda side: (not side.winner, -side.total))
-    rank: dict[str, int] = {}
-    for position, side in enumerate(ordered, start=1):
-        before = ordered[position - 2] if position > 1 else None
-        level = before is not None and (before.winner, before.total) == (side.winner, side.total)
-        rank[side.key] = rank[before.key] if level and before is not None else position
-    return rank
-
-
 def bgstats_play(game: Game) -> dict[str, Any] | None:
     """The play BG Stats imports for a finished game; None for a game not finished. No query beyond the
     game's seats and league (load them with the game)."""
@@ -45,10 +35,9 @@ def bgstats_play(game: Game) -> dict[str, Any] | None:
     if not summary.finished or game.finished_at is None:
         return None
     players = game.seats
-    totals = sorted({side.total for side in summary.sides}, reverse=True)
-    winners = [side for side in summary.sides if side.winner]
-    highest_wins = not winners or all(side.total == totals[0] for side in winners)
-    rank = ranks(summary.sides)
+    ruleset = game.ruleset
+    # BG Stats ranks from 1; the game's rules place the winners first, then the rest by their totals.
+    places = ruleset.places(summary.totals, [side.key for side in summary.sides if side.winner])
     entries = []
     for side in summary.sides:
         for seat in side.seats:
@@ -58,8 +47,8 @@ def bgstats_play(game: Game) -> dict[str, Any] | None:
                 "sourcePlayerId": f"scorekeeper-player-{player.pk}",
                 "score": side.total,
                 "winner": side.winner,
-                "rank": rank[side.key],
-                "role": "–".join(SEAT_WORDS[s] for s in side.seats) if len(side.seats) > 1 else "",
+                "rank": places[side.key] + 1,
+                "role": "–".join(SEAT_WORDS[s] for s in side.seats) if ruleset.partnerships else "",
             })
     minutes = max(1, round((game.finished_at - game.started_at).total_seconds() / 60))
     final = ", ".join(f"{' & '.join(players[s].name for s in side.seats)} {side.total}" for side in summary.sides)
@@ -70,7 +59,7 @@ def bgstats_play(game: Game) -> dict[str, Any] | None:
         "durationMin": minutes,
         "comments": f"Final score: {final} after {game.hand_count} hands.",
         "game": {"name": game.game_type_name, "sourceGameId": f"scorekeeper-{game.game_type}",
-                 "highestWins": highest_wins, "noPoints": False},
+                 "highestWins": not ruleset.lower_wins, "noPoints": False},
         "players": entries,
     }
     if game.league_id:

@@ -26,20 +26,13 @@ from games import selectors, services
 from games.errors import NotAllowed
 from games.exports import hands_table
 from games.models import Hand, HandRevision
+from games.rules import game_types, rulesets
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, etag, idempotency_key, if_match
 from .games import game_body, visible_game
 
-RECORD_EXAMPLES = [
-    OpenApiExample("Spades", value={"bids": {"N": 3, "E": "nil", "S": 4, "W": 5},
-                                    "tricks": {"N": 4, "E": 0, "S": 5, "W": 4}, "expected_number": 1}),
-    OpenApiExample("Smudge", value={"bidder": "E", "bid": 3, "high": "EW", "low": "NS", "jack": "EW",
-                                    "game": None, "all_tricks": False}),
-    OpenApiExample("Trumps", value={"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False,
-                                    "redoubled": False, "tricks": 8}),
-    OpenApiExample("Thieving Stink", value={"face_cards": {"NS": 9, "EW": 5},
-                                            "trump_stack": {"holder": "W", "size": 6}}),
-]
+# One example per game: a first hand as its scorekeeper enters it.
+RECORD_EXAMPLES = [OpenApiExample(ruleset.name, value=ruleset.record_example) for ruleset in rulesets()]
 
 
 def record_schema(extra: dict, description: str) -> dict:
@@ -59,8 +52,9 @@ def record_schema(extra: dict, description: str) -> dict:
 HAND_BODY = record_schema(
     {"expected_number": {"type": "integer", "minimum": 1,
                          "description": "The number this hand should get; 409 if another hand got there first."}},
-    "A hand record exactly as the game's rules page gives it (docs/rules/spades.md, smudge.md, trumps.md or "
-    "thieving_stink.md; its fields are checked by the rules engine), plus the optional `expected_number`.",
+    "A hand record exactly as the game's rules page gives it ("
+    + ", ".join(f"docs/rules/{game_type}.md" for game_type in game_types())
+    + "; its fields are checked by the rules engine), plus the optional `expected_number`.",
 )
 CORRECTION_BODY = record_schema(
     {"reason": {"type": "string", "maxLength": 500, "description": "Why the hand is corrected (kept in history)."}},

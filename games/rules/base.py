@@ -16,7 +16,7 @@ this package needs to ask which game it holds.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
@@ -276,6 +276,8 @@ class Ruleset:
     option_specs: ClassVar[tuple[Option, ...]]
     # Field name -> required? ``dealer`` and ``note`` are accepted by every game.
     record_fields: ClassVar[Mapping[str, bool]]
+    # A first hand as a scorekeeper enters it (the game's page, docs/rules/<game_type>.md, says every field).
+    record_example: ClassVar[Mapping[str, Any]]
     # The extras shown beside the totals, in order; each is kept per side in ``GameState.extras``.
     extras_shown: ClassVar[tuple[Extra, ...]] = ()
     # What :meth:`figures` counts per player and hand (every game also counts ``hands``), and
@@ -288,6 +290,9 @@ class Ruleset:
     # How many games make a match (0: the game is not played in matches). A game that forms
     # matches implements ``match_seatings`` and ``match_result``.
     match_games: ClassVar[int] = 0
+    # Whether the lowest total is the best one (a game of penalty points); ranking a finished game
+    # (``places``), the standings' margins, ratings and exports read it.
+    lower_wins: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, Any] | None = None):
         self.options: Mapping[str, Any] = frozen(self.complete_options(options or {}))
@@ -338,6 +343,12 @@ class Ruleset:
 
     def side_of(self, seat: str) -> str:
         return side_of(seat)
+
+    @property
+    def partnerships(self) -> bool:
+        """Whether the sides are partnerships (partners sitting opposite, scoring together) rather than
+        players alone; the standings keep a table of partnerships only for these."""
+        return tuple(self.sides) == PARTNERSHIPS
 
     def seats_of(self, side: str) -> tuple[str, ...]:
         """The seats that score for ``side``, in seat order."""
@@ -509,6 +520,42 @@ class Ruleset:
     def match_result(self, seatings: Sequence[Mapping[str, Any]], game_totals: Sequence[Mapping[str, int]]) -> Any:
         """Each player's match total so far and, once every game is in, the winners."""
         raise NotImplementedError(f"{self.game_type} is not played in matches")
+
+    # ranking a finished game
+
+    @classmethod
+    def places(cls, totals: Mapping[K, int], winners: Collection[K] = ()) -> dict[K, int]:
+        """Where each side (or, in a match, each player) finished, 0 being first.
+
+        The winners share first place whatever their totals (a rule may end a game with someone level on
+        points, or ahead of a winner who made their bid); the others follow by their totals, the best
+        first (the highest, or the lowest where ``lower_wins``), and equal totals share a place.
+
+        >>> Ruleset.places({"N": 120, "E": 95, "S": 95, "W": 60}, ["N"])
+        {'N': 0, 'E': 1, 'S': 1, 'W': 3}
+        """
+        first = sum(1 for key in totals if key in winners)
+        others = [total for key, total in totals.items() if key not in winners]
+        return {key: 0 if key in winners else first + sum(1 for other in others if cls.better(other, total))
+                for key, total in totals.items()}
+
+    @classmethod
+    def better(cls, total: int, than: int) -> bool:
+        """Whether ``total`` is a better final total than ``than`` (higher, or lower where ``lower_wins``)."""
+        return total < than if cls.lower_wins else total > than
+
+    @classmethod
+    def best_total(cls, totals: Iterable[int]) -> int | None:
+        """The best of these totals (None when there are none): what a side played against."""
+        totals = list(totals)
+        if not totals:
+            return None
+        return min(totals) if cls.lower_wins else max(totals)
+
+    @classmethod
+    def margin(cls, total: int, against: int) -> int:
+        """How far ``total`` finished ahead of ``against``: positive when it is the better of the two."""
+        return against - total if cls.lower_wins else total - against
 
     # helpers for the hooks
 

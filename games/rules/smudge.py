@@ -100,6 +100,8 @@ class Smudge(Ruleset):
         "forced": False,
         "stolen": False,
     }
+    record_example = {"bidder": "E", "bid": 3, "high": "EW", "low": "NS", "jack": "EW", "game": None,
+                      "all_tricks": False}
 
     # --- checks ---------------------------------------------------------------------------------
 

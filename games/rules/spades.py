@@ -105,6 +105,7 @@ class Spades(Ruleset):
                "plays alone."),
     )
     record_fields = {"bids": True, "tricks": True}
+    record_example = {"bids": {"N": 3, "E": "nil", "S": 4, "W": 5}, "tricks": {"N": 4, "E": 0, "S": 5, "W": 4}}
 
     # sides
 

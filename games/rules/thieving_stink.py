@@ -46,6 +46,7 @@ class ThievingStink(Ruleset):
         Option("target", "int", 500, "Points a side needs to win, counted at the end of a hand.", minimum=1),
     )
     record_fields = {"face_cards": True, "trump_stack": True, "lead": False}
+    record_example = {"face_cards": {"NS": 9, "EW": 5}, "trump_stack": {"holder": "W", "size": 6}, "lead": "N"}
 
     def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
         face_cards = record["face_cards"]

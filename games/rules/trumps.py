@@ -99,6 +99,8 @@ class Trumps(Ruleset):
         "redoubled": True,
         "tricks": True,
     }
+    record_example = {"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False, "redoubled": False,
+                      "tricks": 8}
 
     def check_record(self, number: int, record: Mapping[str, Any], state: GameState, dealer: str) -> None:
         require_choice(number, record["declarer"], "declarer", SEATS)

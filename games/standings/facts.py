@@ -23,7 +23,7 @@ from games.models import CountedResult, Game, Hand, Match
 from games.rules import SEATS, Ruleset, ruleset_class, rulesets
 
 from .figures import FiguresBuilder
-from .results import GameResult, MatchOutcome, int_totals
+from .results import GameResult, MatchOutcome
 from .scope import Scope
 
 BATCH = 2000
@@ -207,14 +207,10 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
                               match_id, _, _) in rows.games:
         seating = {"N": north, "E": east, "S": south, "W": west}
         ruleset = made.of(game_type, options)
-        sides = {side: tuple(seating[seat] for seat in seats_of_side) for side, seats_of_side
-                 in ruleset.seats_by_side.items()}
         seats[game_id] = seating
         rulesets[game_id] = ruleset
-        games.append(GameResult(
-            game_id=game_id, game_type=game_type, finished_at=finished_at, sides=sides,
-            totals=int_totals(totals, sides), winner=winner or "", match_id=match_id,
-        ))
+        games.append(GameResult.of(ruleset, game_id=game_id, finished_at=finished_at, seating=seating, totals=totals,
+                                   winner=winner, match_id=match_id))
     matches = [
         MatchOutcome(
             match_id=match_id, game_type=game_type, finished_at=finished_at,

@@ -20,7 +20,7 @@ from games.rules import RULESETS
 
 from .facts import BATCH, Rulesets
 from .records import MINIMUM_PARTNERSHIP_GAMES, GameTypeRecords, Record, player_records
-from .results import GameResult, int_totals
+from .results import GameResult
 
 SEATS = ("north", "east", "south", "west")
 RECORD_FIELDS = ("id", "game_type", *(f"{seat}_id" for seat in SEATS), "options", "totals", "winner", "at",
@@ -59,10 +59,8 @@ def records_games(*, player: Player, user, league: int | None = None, game_type:
             continue
         seating = {"N": north, "E": east, "S": south, "W": west}
         names.update(zip(seating.values(), seat_names, strict=True))
-        sides = {side: tuple(seating[seat] for seat in seats)
-                 for side, seats in made.of(kind, options).seats_by_side.items()}
-        results.append(GameResult(game_id=game_id, game_type=kind, finished_at=at, sides=sides,
-                                  totals=int_totals(totals, sides), winner=winner or ""))
+        results.append(GameResult.of(made.of(kind, options), game_id=game_id, finished_at=at, seating=seating,
+                                     totals=totals, winner=winner))
     return results, names
 
 

@@ -1,8 +1,11 @@
 """OpenSkill ratings per player and game type, learned from a league's results in game order.
 
+Each result is ranked by its game's rules (``Ruleset.places``): the winners first, then the others by
+their final totals, the best first (the highest, or the lowest in a game where a lower total wins), equal
+totals sharing a place.
+
 - A partnership game is two teams of two: the winning side ranks first.
-- Cutthroat Spades is four players alone: the winner first, the others by their final totals
-  (equal totals share a place).
+- Cutthroat Spades is four players alone: the winner first, the others by their final totals.
 - A match (Trumps) is four players alone, ranked by match total (co-winners share first place);
   the games inside a match are not rated again on their own. A Trumps game outside a match is
   rated as a partnership game.
@@ -16,7 +19,7 @@ conservative ``ordinal = mu - 3 * sigma``; a new player's ordinal is 0.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -82,48 +85,26 @@ class Ratings:
     history: list[RatingPoint]
 
 
-def places_by_total(totals: Sequence[int]) -> tuple[int, ...]:
-    """Competition places from totals, highest first: (50, 70, 50) -> (1, 0, 1)."""
-    return tuple(sum(1 for other in totals if other > total) for total in totals)
-
-
 def rated_results(games: Iterable[GameResult], matches: Iterable[MatchOutcome] = ()) -> list[RatedResult]:
-    """What the ratings learn from, in game order."""
+    """What the ratings learn from, in game order: each result's teams and places as its game's rules rank them."""
     results = []
     for game in games:
         if game.winner not in game.sides or game.match_id is not None:
             continue
         sides = list(game.sides)
-        if game.partnerships:
-            places = tuple(0 if side == game.winner else 1 for side in sides)
-        else:
-            # The winner is first even if a rule ended the game with someone level on points.
-            others = [side for side in sides if side != game.winner]
-            other_places = places_by_total([game.totals.get(side, 0) for side in others])
-            by_side = {game.winner: 0, **{side: 1 + place for side, place in zip(others, other_places,
-                                                                                  strict=True)}}
-            places = tuple(by_side[side] for side in sides)
         results.append(RatedResult(
-            game_type=game.game_type, teams=tuple(tuple(game.sides[side]) for side in sides), places=places,
-            played_at=game.finished_at, order=game.order, game_id=game.game_id,
+            game_type=game.game_type, teams=tuple(tuple(game.sides[side]) for side in sides),
+            places=tuple(game.places[side] for side in sides), played_at=game.finished_at, order=game.order,
+            game_id=game.game_id,
         ))
     for match in matches:
         players = sorted(match.player_totals)
         if len(players) < 2:
             continue
-        if match.winners:
-            # The stored winners decide first place (a tiebreak may have split equal totals).
-            rest = [player for player in players if player not in match.winners]
-            rest_places = places_by_total([match.player_totals[player] for player in rest])
-            by_player = {**dict.fromkeys(match.winners, 0),
-                         **{player: len(match.winners) + place
-                            for player, place in zip(rest, rest_places, strict=True)}}
-            places = tuple(by_player[player] for player in players)
-        else:
-            places = places_by_total([match.player_totals[player] for player in players])
         results.append(RatedResult(
-            game_type=match.game_type, teams=tuple((player,) for player in players), places=places,
-            played_at=match.finished_at, order=match.order, match_id=match.match_id,
+            game_type=match.game_type, teams=tuple((player,) for player in players),
+            places=tuple(match.places[player] for player in players), played_at=match.finished_at,
+            order=match.order, match_id=match.match_id,
         ))
     results.sort(key=lambda result: result.order)
     return results

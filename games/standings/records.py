@@ -9,9 +9,11 @@ Pure arithmetic over :class:`GameResult` values (no database), per game type:
   game in a partnership game, three in cutthroat Spades.
 - ``won``: games the player's side won; ``lost``: the others (``played − won``), so in cutthroat
   Spades a game won by a third player is lost against both the others.
-- With a partner, ``points_for`` is the final total of their side and ``points_against`` the highest
+- With a partner, ``points_for`` is the final total of their side and ``points_against`` the best
   final total among the other sides (the league tables' rule). Against an opponent, ``points_for`` is
-  the player's side's total and ``points_against`` the opponent's side's total.
+  the player's side's total and ``points_against`` the opponent's side's total. The margin is how far
+  the player's side finished ahead of that total, in the game's own direction (in a game where a
+  lower total wins, finishing lower is finishing ahead).
 - The *best partnership* is, among partners with at least ``minimum`` games together, the one with the
   highest win rate; ties go to more games played, then the higher average margin, then the lower
   player id. The *worst* is the lowest win rate among them, ties broken the same way (more games, the
@@ -20,7 +22,9 @@ Pure arithmetic over :class:`GameResult` values (no database), per game type:
 
 >>> from datetime import datetime, timezone
 >>> at = datetime(2025, 1, 1, tzinfo=timezone.utc)
->>> game = GameResult(1, "smudge", at, {"NS": (1, 3), "EW": (2, 4)}, {"NS": 21, "EW": 15}, "NS")
+>>> from games.rules import get_ruleset
+>>> game = GameResult.of(get_ruleset("smudge"), game_id=1, finished_at=at, seating={"N": 1, "E": 2, "S": 3, "W": 4},
+...                      totals={"NS": 21, "EW": 15}, winner="NS")
 >>> [smudge] = player_records(1, [game])
 >>> [(line.other_id, line.won, line.points_for, line.points_against) for line in smudge.partners]
 [(3, 1, 21, 15)]
@@ -48,6 +52,7 @@ class Record:
     won: int
     points_for: int
     points_against: int
+    margin: int
 
     @property
     def lost(self) -> int:
@@ -59,7 +64,7 @@ class Record:
 
     @property
     def average_margin(self) -> float:
-        return (self.points_for - self.points_against) / self.played if self.played else 0.0
+        return self.margin / self.played if self.played else 0.0
 
 
 @dataclass(frozen=True)
@@ -88,12 +93,14 @@ class _Tally:
     won: int = 0
     points_for: int = 0
     points_against: int = 0
+    margin: int = 0
 
-    def add(self, *, won: bool, points_for: int, points_against: int) -> None:
+    def add(self, *, won: bool, points_for: int, points_against: int, margin: int) -> None:
         self.played += 1
         self.won += won
         self.points_for += points_for
         self.points_against += points_against
+        self.margin += margin
 
 
 @dataclass
@@ -118,18 +125,20 @@ def player_records(player_id: int, games: Iterable[GameResult], *, minimum: int 
         tally = tallies.setdefault(game.game_type, _GameTypeTally())
         won = side == game.winner
         own_total = game.totals.get(side, 0)
-        others = [total for other, total in game.totals.items() if other != side]
-        tally.own.add(won=won, points_for=own_total, points_against=max(others) if others else 0)
+        against = game.against(side)
+        margin = game.margin(side, against)
+        tally.own.add(won=won, points_for=own_total, points_against=against, margin=margin)
         for partner in game.sides[side]:
             if partner != player_id:
-                tally.partners.setdefault(partner, _Tally()).add(
-                    won=won, points_for=own_total, points_against=max(others) if others else 0)
+                tally.partners.setdefault(partner, _Tally()).add(won=won, points_for=own_total,
+                                                                 points_against=against, margin=margin)
         for other_side, players in game.sides.items():
             if other_side == side:
                 continue
+            their_total = game.totals.get(other_side, 0)
             for opponent in players:
                 tally.opponents.setdefault(opponent, _Tally()).add(
-                    won=won, points_for=own_total, points_against=game.totals.get(other_side, 0))
+                    won=won, points_for=own_total, points_against=their_total, margin=game.margin(side, their_total))
     rank = order or {}
     return [records_of(game_type, tally, minimum)
             for game_type, tally in sorted(tallies.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))]
@@ -144,7 +153,7 @@ def records_of(game_type: str, tally: _GameTypeTally, minimum: int) -> GameTypeR
 
 def listed(tallies: dict[int, _Tally]) -> tuple[Record, ...]:
     records = [Record(other_id=other, played=tally.played, won=tally.won, points_for=tally.points_for,
-                      points_against=tally.points_against) for other, tally in tallies.items()]
+                      points_against=tally.points_against, margin=tally.margin) for other, tally in tallies.items()]
     return tuple(sorted(records, key=lambda record: (-record.played, -record.won, record.other_id)))
 
 

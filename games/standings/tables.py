@@ -5,9 +5,11 @@ Pure arithmetic over :class:`GameResult` and :class:`MatchOutcome` values.
 - A player's line in a game type counts every finished game they sat in, partnership or
   cutthroat. A partnership's line (an unordered pair of players) counts the partnership games
   they played as partners, whatever seats they sat in.
-- Points for are the final total of the player's side; points against are the highest final
-  total among the other sides (in a partnership game, simply the other side's). The margin of
-  a game is for minus against, so a cutthroat winner's margin is its lead over the runner-up.
+- Points for are the final total of the player's side; points against are the best final total
+  among the other sides (in a partnership game, simply the other side's): the highest, or the
+  lowest in a game where a lower total wins. The margin of a game is how far the side finished
+  ahead of that total, so it is positive for the better of the two whichever way the game counts,
+  and a cutthroat winner's margin is its lead over the runner-up.
 - The streak is the run of equal results at the end of the history: ``"W3"``, ``"L1"``.
 - Trumps matches add match figures to each player's Trumps line: matches played and won
   (co-winners of a tied match each win it) and the sum of their match totals.
@@ -15,10 +17,12 @@ Pure arithmetic over :class:`GameResult` and :class:`MatchOutcome` values.
 
 >>> from datetime import datetime, timezone
 >>> at = datetime(2025, 1, 1, tzinfo=timezone.utc)
->>> game = GameResult(1, "smudge", at, {"NS": (1, 3), "EW": (2, 4)}, {"NS": 21, "EW": 15}, "NS")
+>>> from games.rules import get_ruleset
+>>> game = GameResult.of(get_ruleset("smudge"), game_id=1, finished_at=at, seating={"N": 1, "E": 2, "S": 3, "W": 4},
+...                      totals={"NS": 21, "EW": 15}, winner="NS")
 >>> line = next(line for line in league_table([game]) if line.player_id == 1 and line.partner_id is None)
->>> line.won, line.points_for, line.points_against, line.streak
-(1, 21, 15, 'W1')
+>>> line.won, line.points_for, line.points_against, line.average_margin, line.streak
+(1, 21, 15, 6.0, 'W1')
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class Tally:
     won: int = 0
     points_for: int = 0
     points_against: int = 0
+    margin: int = 0
     last_result: str = ""
     run: int = 0
     last_played: datetime | None = None
@@ -49,20 +54,25 @@ class Tally:
     match_points: int = 0
 
     @classmethod
-    def resume(cls, *, played: int, won: int, points_for: int, points_against: int, streak: str,
-               last_played: datetime | None, matches_played: int = 0, matches_won: int = 0,
+    def resume(cls, *, played: int, won: int, points_for: int, points_against: int, average_margin: float,
+               streak: str, last_played: datetime | None, matches_played: int = 0, matches_won: int = 0,
                match_points: int = 0) -> Tally:
-        """The tally a stored line was made from, to add later results to (``streak`` is ``"W3"`` or ``""``)."""
+        """The tally a stored line was made from, to add later results to (``streak`` is ``"W3"`` or ``""``).
+
+        The margins add up to a whole number, which the stored average gives back exactly once multiplied
+        by the games played and rounded."""
         return cls(played=played, won=won, points_for=points_for, points_against=points_against,
-                   last_result=streak[:1], run=int(streak[1:] or 0), last_played=last_played,
+                   margin=round(average_margin * played), last_result=streak[:1], run=int(streak[1:] or 0),
+                   last_played=last_played,
                    matches_played=matches_played, matches_won=matches_won, match_points=match_points)
 
-    def add_game(self, *, won: bool, points_for: int, points_against: int, at: datetime) -> None:
+    def add_game(self, *, won: bool, points_for: int, points_against: int, margin: int, at: datetime) -> None:
         result = WIN if won else LOSS
         self.played += 1
         self.won += won
         self.points_for += points_for
         self.points_against += points_against
+        self.margin += margin
         self.run = self.run + 1 if result == self.last_result else 1
         self.last_result = result
         self.last_played = at if self.last_played is None else max(self.last_played, at)
@@ -116,14 +126,13 @@ class TableBuilder:
         if game.winner not in game.sides:
             return
         for side, players in game.sides.items():
-            others = [total for other, total in game.totals.items() if other != side]
-            points_for = game.totals.get(side, 0)
-            points_against = max(others) if others else 0
-            result: dict[str, Any] = {"won": side == game.winner, "points_for": points_for,
-                      "points_against": points_against, "at": game.finished_at}
+            points_against = game.against(side)
+            result: dict[str, Any] = {"won": side == game.winner, "points_for": game.totals.get(side, 0),
+                                      "points_against": points_against, "margin": game.margin(side, points_against),
+                                      "at": game.finished_at}
             for player in players:
                 self.tally(game.game_type, player).add_game(**result)
-            if len(players) == 2:
+            if game.partnerships:
                 self.tally(game.game_type, *players).add_game(**result)
 
     def add_match(self, match: MatchOutcome) -> None:
@@ -152,7 +161,7 @@ def line_of(key: tuple[str, int, int | None], tally: Tally) -> StandingLine:
         win_rate=tally.won / played if played else 0.0,
         points_for=tally.points_for,
         points_against=tally.points_against,
-        average_margin=(tally.points_for - tally.points_against) / played if played else 0.0,
+        average_margin=tally.margin / played if played else 0.0,
         streak=f"{tally.last_result}{tally.run}" if tally.run else "",
         last_played=tally.last_played,
         matches_played=tally.matches_played,

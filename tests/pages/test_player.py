@@ -5,6 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.rules import game_types
 from games.services import game_start, league_create
 
 pytestmark = pytest.mark.django_db
@@ -15,12 +16,12 @@ def cards_of(response) -> dict[tuple[str, str], dict]:
 
 
 def test_ratings_and_figures_for_each_game(client, league, finish, recompute, players):
-    for game_type in ("spades", "smudge", "trumps", "thieving_stink"):
+    for game_type in game_types():
         finish(game_type)
     recompute()
     response = client.get(reverse("player", args=[players[0].pk]))
     cards = cards_of(response)
-    assert [key[1] for key in cards] == ["spades", "smudge", "trumps", "thieving_stink"]
+    assert [key[1] for key in cards] == list(game_types())
     spades = cards[(league.slug, "spades")]
     assert spades["rating"]["rank"] == 1 and spades["rating"]["rated"] == 1
     assert spades["results"]["won"] == 1 and spades["results"]["streak"] == "W1"

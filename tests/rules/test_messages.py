@@ -8,7 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import InvalidHand, InvalidOptions, RulesError, UnknownGame, get_ruleset, shown
+from games.rules import (
+    InvalidHand,
+    InvalidOptions,
+    RulesError,
+    UnknownGame,
+    game_types,
+    get_ruleset,
+    ruleset_class,
+    shown,
+)
 from games.rules.trumps_match import match_result, match_seatings
 
 # --- shown ----------------------------------------------------------------------------------------
@@ -64,9 +73,9 @@ def refusal(game_type, record, **options):
     return refused.value
 
 
-@pytest.mark.parametrize("game_type", sorted(HANDS))
+@pytest.mark.parametrize("game_type", game_types())
 def test_a_wrong_dealer_names_both_seats_plainly(game_type):
-    refused = refusal(game_type, {**HANDS[game_type], "dealer": "E"}, first_dealer="S")
+    refused = refusal(game_type, {**ruleset_class(game_type).record_example, "dealer": "E"}, first_dealer="S")
     assert (refused.number, refused.field, refused.message) == (1, "dealer", "it is S's deal, not E's")
 
 

@@ -26,16 +26,23 @@ def test_the_four_games_are_registered():
     assert set(game_types()) == set(DOCUMENTED_DEFAULTS)
 
 
-@pytest.mark.parametrize("game_type", sorted(DOCUMENTED_DEFAULTS))
+@pytest.mark.parametrize("game_type", game_types())
 def test_every_option_has_its_rulings_default(game_type):
     options = dict(get_ruleset(game_type, {}).options)
     assert options == {"first_dealer": "N", **DOCUMENTED_DEFAULTS[game_type]}
 
 
-@pytest.mark.parametrize("game_type", sorted(DOCUMENTED_DEFAULTS))
+@pytest.mark.parametrize("game_type", game_types())
 def test_every_option_explains_itself(game_type):
     for spec in get_ruleset(game_type).all_option_specs():
         assert spec.help.endswith("."), spec.name
+
+
+@pytest.mark.parametrize("game_type", game_types())
+def test_every_games_example_hand_plays_as_a_first_hand(game_type):
+    ruleset = get_ruleset(game_type)
+    state = ruleset.play(ruleset.initial_state(), ruleset.record_example)
+    assert state.hands_played == 1 and state.hands[0].record == ruleset.record_example
 
 
 def test_unknown_game_lists_the_valid_ones():

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from games.rules import get_ruleset
 from games.standings.results import GameResult, MatchOutcome
 
 START = datetime(2025, 3, 1, 19, 0, tzinfo=UTC)
@@ -85,20 +86,21 @@ def recompute(league):
 def game(game_id: int, game_type: str, ns: tuple[int, int], ew: tuple[int, int], totals: tuple[int, int],
          winner: str, *, minutes: int | None = None, match_id: int | None = None) -> GameResult:
     """A hand-made finished partnership game, ``minutes`` after START (default: its id)."""
-    return GameResult(
-        game_id=game_id, game_type=game_type,
+    return GameResult.of(
+        get_ruleset(game_type), game_id=game_id,
         finished_at=START + timedelta(minutes=game_id if minutes is None else minutes),
-        sides={"NS": ns, "EW": ew}, totals={"NS": totals[0], "EW": totals[1]}, winner=winner, match_id=match_id,
+        seating={"N": ns[0], "S": ns[1], "E": ew[0], "W": ew[1]}, totals={"NS": totals[0], "EW": totals[1]},
+        winner=winner, match_id=match_id,
     )
 
 
 def cutthroat(game_id: int, seats: tuple[int, int, int, int], totals: tuple[int, int, int, int],
               winner: str, *, minutes: int | None = None) -> GameResult:
-    return GameResult(
-        game_id=game_id, game_type="spades",
+    """A hand-made finished game of Spades without partnerships: each seat is a side of its own."""
+    return GameResult.of(
+        get_ruleset("spades", {"partnerships": False}), game_id=game_id,
         finished_at=START + timedelta(minutes=game_id if minutes is None else minutes),
-        sides={seat: (player,) for seat, player in zip("NESW", seats, strict=True)},
-        totals=dict(zip("NESW", totals, strict=True)), winner=winner,
+        seating=dict(zip("NESW", seats, strict=True)), totals=dict(zip("NESW", totals, strict=True)), winner=winner,
     )
 
 

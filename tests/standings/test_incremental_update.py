@@ -13,6 +13,7 @@ import pytest
 
 from games.models import Game, PlayerFigures, PlayerRating, RatingChange, Standing
 from games.models.standings import StandingsWatermark
+from games.rules import game_types
 from games.services import game_start, hand_correct, hand_record, hand_undo, match_start
 from games.standings import services as standings_services
 from games.standings.services import league_standings_recompute, league_standings_update
@@ -66,9 +67,8 @@ def test_a_new_league_is_recomputed_first(league, play_game):
     assert "never computed" in summary.reason
 
 
-@pytest.mark.parametrize("game_type, winner", [
-    ("spades", "NS"), ("smudge", "EW"), ("trumps", "NS"), ("thieving_stink", "EW"),
-])
+@pytest.mark.parametrize("game_type, winner", [(game_type, ("NS", "EW")[number % 2])
+                                               for number, game_type in enumerate(game_types())])
 def test_one_finished_game_is_folded_in(computed, players, play_game, game_type, winner):
     league = computed
     play_game("spades", winner="EW")

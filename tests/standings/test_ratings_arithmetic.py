@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from games.standings.ratings import league_ratings, places_by_total, rated_results
+from games.standings.ratings import league_ratings, rated_results
 
 from .conftest import START, cutthroat, game, match
 
@@ -102,6 +102,3 @@ def test_a_tied_match_shares_first_place():
     assert result.places == (0, 0, 2, 2)
 
 
-def test_places_by_total():
-    assert places_by_total([50, 70, 50]) == (1, 0, 1)
-    assert places_by_total([3, 2, 1]) == (0, 1, 2)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import PlayerFigures, PlayerRating, RatingChange, Standing
+from games.rules import game_types
 from games.services import game_abandon, game_start, hand_record
 
 from .conftest import ONE_HAND
@@ -126,7 +127,7 @@ def test_figures_come_from_the_hands(league, players, play_game, recompute):
 
 
 def test_running_twice_stores_the_same_rows(league, players, play_game, recompute):
-    for game_type in ("spades", "smudge", "trumps", "thieving_stink"):
+    for game_type in game_types():
         play_game(game_type, winner="EW")
     play_game("smudge", winner="NS")
 

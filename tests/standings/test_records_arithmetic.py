@@ -118,7 +118,8 @@ def test_the_minimum_can_be_changed():
 
 def _record(other: int, played: int, won: int, margin_total: int = 0) -> Record:
     """A partnership's record whose points for, less nothing against, are ``margin_total``."""
-    return Record(other_id=other, played=played, won=won, points_for=margin_total, points_against=0)
+    return Record(other_id=other, played=played, won=won, points_for=margin_total, points_against=0,
+                  margin=margin_total)
 
 
 def test_ties_for_best_go_to_more_games_then_the_higher_margin_then_the_lower_id():

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game, Player
+from games.rules import game_types
 from games.standings.selectors import league_standings, player_figures, player_ratings
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ def fill_league(league, *, players: int, games: int, seed: int = 1) -> list[Play
     rows = []
     for n in range(games):
         north, east, south, west = rng.sample(people, 4)
-        game_type = rng.choice(["spades", "smudge", "trumps", "thieving_stink"])
+        game_type = rng.choice(game_types())
         winner = rng.choice(["NS", "EW"])
         rows.append(Game(
             game_type=game_type, league=league, north=north, east=east, south=south, west=west, options={},

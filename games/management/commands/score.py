@@ -12,14 +12,14 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games.rules import RulesError, get_ruleset, shown
+from games.rules import RulesError, game_types, get_ruleset, shown
 
 
 class Command(BaseCommand):
     help = "Score a whole game from a JSON file of options and hands, and print the result as JSON."
 
     def add_arguments(self, parser):
-        parser.add_argument("game", help="spades, smudge, trumps or thieving_stink")
+        parser.add_argument("game", help=f"the game: {', '.join(game_types())}")
         parser.add_argument("file", help='a JSON file {"options": {...}, "hands": [...]}, or - for standard input')
 
     def handle(self, *args, game: str, file: str, **options):
