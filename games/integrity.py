@@ -16,7 +16,8 @@ def game_mismatches(game: Game) -> list[str]:
     if [hand.number for hand in hands] != list(range(1, len(hands) + 1)):
         problems.append("hand numbers are not 1, 2, 3, ... without gaps")
     try:
-        state = get_ruleset(game.game_type, game.options).replay([hand.record for hand in hands])
+        state = get_ruleset(game.game_type, game.options, rules_version=game.rules_version).replay(
+            [hand.record for hand in hands])
     except RulesError as error:
         return [*problems, f"the stored hands no longer replay: {error}"]
     for hand, scored in zip(hands, state.hands, strict=True):

@@ -289,8 +289,10 @@ class GameChecker:
         if started and finished and finished < started:
             problems.append(f"{name}: it finished ({entry['finished_at']}) before it started "
                             f"({entry['started_at']})")
+        rules_version = entry.get("rules_version", 1)
         try:
-            ruleset = get_ruleset(entry["game_type"], entry["options"])
+            # Scored by the rules the game was played under: a check added since leaves its hands as they were.
+            ruleset = get_ruleset(entry["game_type"], entry["options"], rules_version=rules_version)
             state = ruleset.replay([hand["record"] for hand in entry["hands"]])
         except RulesError as error:
             return None, [*problems, f"{name}: {error}"]
@@ -303,7 +305,7 @@ class GameChecker:
             return None, problems
         return CheckedGame(
             key=entry["key"], game_type=entry["game_type"], seats=dict(entry["seats"]), ruleset=ruleset,
-            state=state, rules_version=entry.get("rules_version", 1), abandoned=abandoned, match=entry.get("match"),
+            state=state, rules_version=rules_version, abandoned=abandoned, match=entry.get("match"),
             match_game_number=entry.get("match_game_number"), started_at=started, finished_at=finished,
             entered=entered,
         ), []

@@ -205,10 +205,11 @@ class Game(models.Model):
 
     @property
     def ruleset(self) -> Ruleset:
-        """The game's rules under its stored options (made once per instance)."""
+        """The game's rules under its stored options and rules version (made once per instance)."""
         cached = self.__dict__.get("_ruleset")
         if cached is None:
-            cached = self.__dict__["_ruleset"] = ruleset_class(self.game_type)(self.options)
+            cached = self.__dict__["_ruleset"] = ruleset_class(self.game_type)(self.options,
+                                                                               rules_version=self.rules_version)
         return cached
 
 

@@ -17,18 +17,23 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .base import PARTNERSHIPS, SEATS, GameState, HandScore, Option, Ruleset, ScoredHand, next_seat
+from .base import (
+    PARTNERSHIPS,
+    RULES_VERSION,
+    SEATS,
+    GameState,
+    HandScore,
+    Option,
+    Ruleset,
+    ScoredHand,
+    next_seat,
+)
 from .errors import InvalidHand, InvalidOptions, RulesError, UnknownGame, shown
 from .reporting import Extra, Rate
 from .smudge import Smudge
 from .spades import Spades
 from .thieving_stink import ThievingStink
 from .trumps import Trumps
-
-# Bumped whenever a change to the rules could score a stored hand differently; games record
-# the version that scored them. The changes are listed in docs/rules.md ("Versions").
-# 2: under Trumps' double_scope: contract_only, a double multiplies the set penalty too.
-RULES_VERSION = 2
 
 # The one registry of games: every per-game fact is on these classes, found by game type.
 RULESETS: dict[str, type[Ruleset]] = {}
@@ -68,12 +73,14 @@ def game_order(game_type: str) -> int:
     return list(RULESETS).index(game_type) if game_type in RULESETS else len(RULESETS)
 
 
-def get_ruleset(game_type: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The rules of ``game_type`` under ``options`` (defaults filled in for any left out).
+def get_ruleset(game_type: str, options: Mapping[str, Any] | None = None, *,
+                rules_version: int = RULES_VERSION) -> Ruleset:
+    """The rules of ``game_type`` under ``options`` (defaults filled in for any left out), as they stood at
+    ``rules_version`` (a stored game's own; today's rules by default).
 
     Raises :class:`UnknownGame` or :class:`InvalidOptions`, each naming the valid choices.
     """
-    return ruleset_class(game_type)(options or {})
+    return ruleset_class(game_type)(options or {}, rules_version=rules_version)
 
 
 def random_hand(game_type: str, rng: random.Random) -> dict[str, Any]:

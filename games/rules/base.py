@@ -24,6 +24,13 @@ from typing import Any, ClassVar, TypeVar
 from .errors import InvalidHand, InvalidOptions, shown
 from .reporting import Extra, Rate
 
+# Bumped whenever a change to the rules could score a stored hand differently or refuse a hand it accepted;
+# games record the version that scored them. The changes are listed in docs/rules.md ("Versions").
+# 2: under Trumps' double_scope: contract_only, a double multiplies the set penalty too.
+# 3: Thieving Stink refuses a stack of four held by anyone but the lead (games of earlier versions are not
+#    checked for it, so their hands still replay).
+RULES_VERSION = 3
+
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
 PARTNERSHIPS: tuple[str, ...] = ("NS", "EW")
 
@@ -294,8 +301,10 @@ class Ruleset:
     # (``places``), the standings' margins, ratings and exports read it.
     lower_wins: ClassVar[bool] = False
 
-    def __init__(self, options: Mapping[str, Any] | None = None):
+    def __init__(self, options: Mapping[str, Any] | None = None, *, rules_version: int = RULES_VERSION):
         self.options: Mapping[str, Any] = frozen(self.complete_options(options or {}))
+        # The rules version a game was started under: a check added later leaves its stored hands as they were.
+        self.rules_version = rules_version
         # Worked out once from the hooks, since every hand reads them: the sides, each seat's
         # side, each side's seats, and the fields a record may and must have.
         self.side_list: tuple[str, ...] = tuple(self.sides)

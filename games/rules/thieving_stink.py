@@ -5,7 +5,9 @@ The rules and the project's rulings on them: docs/rules/thieving_stink.md.
 Each face card (J, Q, K, A) won in a trick is worth 10 to its side; the side in control of the
 trump at the end of the hand scores 5 for every card in the trump stack. The stack starts with
 the four bid cards and gains one card per change of trump, so it holds 4 to 16 cards, and the
-face cards that are not in it were won in tricks.
+face cards that are not in it were won in tricks. It starts in front of the player whose bid card
+was highest, who leads first, and moves only to a player who changes trump: a stack of four is
+still in front of the lead.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ FACE_CARDS = 16  # J, Q, K and A of four suits
 STACK_MIN, STACK_MAX = 4, 16  # the four bid cards, plus at most one per trick for a change of trump
 FACE_CARD_POINTS = 10
 STACK_CARD_POINTS = 5
+# The rules version from which a stack of four held by anyone but the lead is refused.
+UNCHANGED_STACK_CHECKED_FROM = 3
 
 
 class ThievingStink(Ruleset):
@@ -58,7 +62,7 @@ class ThievingStink(Ruleset):
         stack = record["trump_stack"]
         if not isinstance(stack, Mapping) or set(stack) != {"holder", "size"}:
             raise InvalidHand(number, "trump_stack needs a holder (a seat) and a size", field="trump_stack")
-        require_choice(number, stack["holder"], "trump_stack.holder", SEATS)
+        holder = require_choice(number, stack["holder"], "trump_stack.holder", SEATS)
         size = require_int(number, stack["size"], "trump_stack.size", STACK_MIN, STACK_MAX)
 
         won = face_cards["NS"] + face_cards["EW"]
@@ -76,7 +80,16 @@ class ThievingStink(Ruleset):
                 field="face_cards",
             )
         if "lead" in record:
-            require_choice(number, record["lead"], "lead", SEATS)
+            lead = require_choice(number, record["lead"], "lead", SEATS)
+            # The bid cards make the stack, in front of the lead; every change of trump adds a card and moves
+            # the stack to whoever changed it. Four cards: nobody changed trump, so it never moved.
+            if size == STACK_MIN and holder != lead and self.rules_version >= UNCHANGED_STACK_CHECKED_FROM:
+                raise InvalidHand(
+                    number,
+                    f"a stack of {STACK_MIN} means nobody changed trump, so it is still in front of {lead}, "
+                    f"who won the bid and led first; it can't be held by {holder}",
+                    field="trump_stack.holder",
+                )
 
     def score(self, record: Mapping[str, Any], state: GameState, dealer: str) -> HandScore:
         holder_side = self.side_of(record["trump_stack"]["holder"])

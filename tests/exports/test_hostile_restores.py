@@ -76,7 +76,7 @@ HOSTILE = [
     ("finished before it started", finished_before_started,
      "game G1: it finished (2026-03-05T19:30:00+00:00) before it started (2026-03-05T21:00:00+00:00)"),
     ("an unknown rules version", lambda d: set_path(d, "games.0.rules_version", 999),
-     'game G1: "rules_version" is 999: this site knows rules versions 1 to 2'),
+     'game G1: "rules_version" is 999: this site knows rules versions 1 to 3'),
     ("a rules version that is text", lambda d: set_path(d, "games.0.rules_version", "2"),
      'game G1: "rules_version" must be a whole number, not "2"'),
     ("a game this site does not score", lambda d: set_path(d, "games.0.game_type", "chess"),

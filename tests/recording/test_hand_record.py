@@ -6,7 +6,7 @@ import pytest
 
 from games.errors import GameClosed, HandConflict, NotAllowed
 from games.models import Game, Hand
-from games.rules import RULES_VERSION, InvalidHand
+from games.rules import InvalidHand
 from games.services import game_abandon, hand_record
 
 STINK_NS_WINS = {"face_cards": {"NS": 10, "EW": 6}, "trump_stack": {"holder": "N", "size": 4}}  # NS +120, EW +60
@@ -24,12 +24,6 @@ def test_a_hand_is_stored_with_its_number_dealer_and_score(start_game, scorekeep
     }
     game.refresh_from_db()
     assert (game.totals, game.hand_count) == ({"NS": 120, "EW": 60}, 1)
-
-
-def test_a_game_records_the_rules_version_that_scores_it(start_game):
-    # Trumps' double_scope: contract_only doubles the set penalty from version 2 on.
-    assert RULES_VERSION >= 2
-    assert start_game("trumps", double_scope="contract_only").rules_version == RULES_VERSION
 
 
 def test_the_hand_that_reaches_the_target_finishes_the_game(start_game, owner):

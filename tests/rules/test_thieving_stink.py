@@ -105,7 +105,47 @@ def test_malformed_hands_are_refused_naming_the_field(record, field, words):
 
 
 def test_a_note_and_the_lead_are_kept_but_score_nothing():
-    plain = RULES.play(RULES.initial_state(), stink(8, 8))
-    noted = RULES.play(RULES.initial_state(), stink(8, 8, note="Ann stole it twice", lead="E"))
+    plain = RULES.play(RULES.initial_state(), stink(8, 8, size=5))
+    noted = RULES.play(RULES.initial_state(), stink(8, 8, size=5, note="Ann stole it twice", lead="E"))
     assert noted.totals == plain.totals
     assert noted.hands[-1].record["note"] == "Ann stole it twice"
+
+
+# --- the stack of four: nobody changed trump ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("holder", ["N", "E", "S"])
+def test_a_stack_of_four_held_by_anyone_but_the_lead_is_refused_naming_the_holder(holder):
+    state = RULES.replay([stink(8, 8, size=6)])
+    with pytest.raises(InvalidHand) as refused:
+        RULES.play(state, stink(8, 8, holder=holder, size=4, lead="W"))
+    assert (refused.value.number, refused.value.field) == (2, "trump_stack.holder")
+    assert str(refused.value) == (
+        "hand 2: a stack of 4 means nobody changed trump, so it is still in front of W, who won the bid and "
+        f"led first; it can't be held by {holder}")
+
+
+@pytest.mark.parametrize("lead", SEATS)
+def test_a_stack_of_four_lies_in_front_of_the_lead(lead):
+    state = RULES.play(RULES.initial_state(), stink(8, 8, holder=lead, size=4, lead=lead))
+    assert state.hands[-1].details["trump_stack_holder"] == lead
+
+
+@pytest.mark.parametrize("size", [5, 16])
+def test_a_stack_that_changed_hands_may_be_held_by_anyone(size):
+    state = RULES.play(RULES.initial_state(), stink(8, 8, holder="N", size=size, lead="E"))
+    assert state.hands[-1].details["trump_stack_holder"] == "N"
+
+
+def test_without_the_lead_the_holder_of_a_stack_of_four_is_taken_to_be_the_lead():
+    state = RULES.play(RULES.initial_state(), stink(8, 8, holder="S", size=4))
+    assert state.hands[-1].details["trump_stack_holder"] == "S"
+
+
+def test_a_game_started_before_rules_version_3_still_takes_its_stored_hands():
+    record = stink(8, 8, holder="N", size=4, lead="E")
+    for version in (1, 2):
+        state = get_ruleset("thieving_stink", {}, rules_version=version).replay([record])
+        assert dict(state.totals) == {"NS": 100, "EW": 80}
+    with pytest.raises(InvalidHand):
+        get_ruleset("thieving_stink", {}, rules_version=3).replay([record])
