@@ -58,6 +58,17 @@ def test_smudge_set_bid():
     assert figures("smudge", [hand]) == [{"N": {"bids": 1, "bids_made": 0, "smudge_bids": 0, "smudges_made": 0}}]
 
 
+def test_smudges_made_counts_only_smudge_bids_that_were_made():
+    set_smudge = {"bidder": "W", "bid": "smudge", "high": "EW", "low": "EW", "jack": "EW", "game": "EW",
+                  "all_tricks": False}  # every point, but a trick lost: set
+    made_three = {"bidder": "S", "bid": 3, "high": "NS", "low": "NS", "jack": "NS", "game": "EW",
+                  "all_tricks": False}
+    assert figures("smudge", [set_smudge, made_three]) == [
+        {"W": {"bids": 1, "bids_made": 0, "smudge_bids": 1, "smudges_made": 0}},
+        {"S": {"bids": 1, "bids_made": 1, "smudge_bids": 0, "smudges_made": 0}},
+    ]
+
+
 @pytest.mark.parametrize("double", [{"doubled": True, "redoubled": False}, {"doubled": True, "redoubled": True}])
 def test_trumps_doubled_contract_set(double):
     hand = {"declarer": "W", "bid": 9, "trump": "notrump", **double, "tricks": 8}

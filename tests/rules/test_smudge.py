@@ -230,6 +230,26 @@ def test_first_to_target_both_at_target_a_set_bidder_loses_to_the_defenders():
     assert state.winner == "NS"
 
 
+@pytest.mark.parametrize("bidder", ["N", "E"])
+def test_first_to_target_both_at_target_after_the_bidders_were_set_the_defenders_win(bidder):
+    # Only a resumed game can get here: the set bidders were already at the target before the hand.
+    rules = Smudge({"win_rule": "first_to_target"})
+    bidders, defenders = side_of(bidder), "EW" if side_of(bidder) == "NS" else "NS"
+    start = rules.resume(totals={bidders: 30, defenders: 20}, extras=None, hands_played=5)
+    state = rules.play(start, hand(bidder, 4, bidders, defenders, defenders, defenders))
+    assert dict(state.totals) == {bidders: 26, defenders: 23}
+    assert state.winner == defenders
+
+
+def test_all_six_tricks_with_no_jack_dealt_still_means_the_bidders_took_game():
+    record = hand("N", 3, "NS", "NS", None, "EW", all_tricks=True)
+    with pytest.raises(InvalidHand) as refused:
+        Smudge({}).replay([record])
+    assert (refused.value.field, refused.value.message) == (
+        "all_tricks", "the bidding side took all six tricks, so it took Game too (every card counted for game was "
+        "in its tricks); but game is recorded for EW")
+
+
 def test_target_option_changes_when_the_game_ends():
     record = hand("N", 4, "NS", "NS", "NS", "NS")
     assert Smudge({"target": 4}).replay([record]).winner == "NS"
