@@ -56,12 +56,6 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "payload_too_large"
 
 
-class PreconditionFailed(exceptions.APIException):
-    status_code = status.HTTP_412_PRECONDITION_FAILED
-    default_detail = "the resource has changed since you read it"
-    default_code = "precondition_failed"
-
-
 class ServiceUnavailable(exceptions.APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_detail = "the database is not answering; try again in a moment"

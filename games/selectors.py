@@ -27,10 +27,6 @@ from games.standings.selectors import in_leagues
 SEATED = ("north", "east", "south", "west")
 
 
-def recent_games(*, user, limit: int = 20) -> list[Game]:
-    return list(policy.visible_games(user).select_related("league", *SEATED).order_by("-started_at")[:limit])
-
-
 def leagues_for(*, user) -> QuerySet[League]:
     return policy.visible_leagues(user).order_by("name")
 

@@ -11,8 +11,6 @@ from typing import Any
 from games.backup.schema import FORMAT, VERSION
 from games.models import Game, League, Match, Player, Season
 
-from .restore import league_restore
-
 
 def stamp(moment) -> str | None:
     return moment.isoformat() if moment else None
@@ -78,9 +76,3 @@ def league_export(*, league: League) -> dict[str, Any]:
             for n, game in enumerate(games, start=1)
         ],
     }
-
-
-def league_import(*, document: dict[str, Any], by=None) -> League:
-    """Create the league in ``document`` under its own slug, re-scoring every game with the engine. All or
-    nothing (``games.services.restore``)."""
-    return league_restore(document=document, by=by, keep_slug=True).league
