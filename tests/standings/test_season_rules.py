@@ -54,7 +54,9 @@ def test_seasons_of_other_leagues_do_not_count_as_overlapping(owner, autumn):
     from games.services import league_create
 
     other = league_create(name="Friday Club", by=owner)
-    season_create(league=other, name="Autumn 2026", starts_on=AUTUMN, by=owner)
+    twin = season_create(league=other, name="Autumn 2026", starts_on=AUTUMN, by=owner)
+    assert (twin.league, twin.starts_on) == (other, AUTUMN)
+    assert dates(autumn.league) == [("Autumn 2026", AUTUMN, date(2026, 11, 30))]
 
 
 def test_a_season_ending_before_it_starts_is_refused(league, owner):
