@@ -66,6 +66,17 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
+# Mutation testing of the rules engine (docs/rules.md, "How closely the tests check the rules"): mutmut makes
+# every small change it can to games/rules/, one at a time, and runs the rules tests against each; a change no
+# test notices survives. Long (hours of CPU): mutants/ keeps the results, so a later run retests only the
+# functions that changed. `mutmut results` lists the survivors, `mutmut show NAME` shows one.
+MUTANT_WORKERS ?= 2
+mutants: install
+	$(BIN)/python -m pip install --quiet -e ".[test,mutants]"
+	$(BIN)/mutmut run --max-children $(MUTANT_WORKERS)
+	$(BIN)/mutmut export-cicd-stats
+	$(BIN)/python -c 'import json; s = json.load(open("mutants/mutmut-cicd-stats.json")); k = s["killed"] + s["timeout"]; print(k, "of", s["total"], "mutants killed:", round(100 * k / s["total"], 1), "per cent;", s["survived"], "survived,", s["no_tests"], "reached by no test")'
+
 worker: install
 	$(BIN)/celery -A scorekeeper worker --loglevel=info
 
@@ -90,4 +101,4 @@ serve-prod: install
 	$(BIN)/gunicorn scorekeeper.wsgi -c gunicorn.conf.py
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles mutants
