@@ -86,7 +86,7 @@ def config(ids: dict | None) -> str:
 def stack():
     need(using_postgres(), "PostgreSQL (DATABASE_URL=postgres://...)")
     need(bool(settings.REDIS_URL), "Redis (REDIS_URL=redis://...)")
-    from loadtest.scenarios import Session
+    from loadtest.session import Session
 
     # A Redis of its own (Celery's queue among it): the stack runs beside the load tests' stacks.
     session = Session(database_url=os.environ["DATABASE_URL"], redis_url=settings.REDIS_URL, private_redis=True)
