@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 from .errors import InvalidHand, InvalidOptions, shown
+from .explaining import Explanation, Need, Needs, Part, Term, Who, listed, number, seat_name
 from .reporting import Extra, Rate
 
 # Bumped whenever a change to the rules could score a stored hand differently or refuse a hand it accepted;
@@ -519,6 +520,57 @@ class Ruleset:
         """A plausible hand, valid under the default options whatever the score (demo data,
         property tests and benchmarks)."""
         raise NotImplementedError
+
+    # in words (``explaining``): what the pages show under a hand's score and under the totals
+
+    def explain(self, hand: ScoredHand, names: Mapping[str, str] | None = None) -> Explanation:
+        """The hand's score in words, from the rules that made it: what happened, then each side's
+        change with the terms that add up to it. ``names`` are the players by seat (seats stand in
+        for any left out).
+
+        A game says it its own way; this one, for a game that does not, names each side's change.
+        """
+        parts = []
+        for side in self.side_list:
+            points = hand.delta.get(side, 0)
+            who = self.who(side, names)
+            parts.append(Part(f"{who.verb('score', 'scores')} {number(points)}", side=side, points=points,
+                              terms=(Term("points", points, "points"),)))
+        return Explanation(tuple(parts))
+
+    def needs(self, state: GameState, names: Mapping[str, str] | None = None) -> Needs:
+        """What each side needs to win from here, under this game's rules and options (nothing once the
+        game is over). A game that does not say has nothing to say: only its rules know what wins."""
+        return Needs()
+
+    def who(self, side: str, names: Mapping[str, str] | None = None) -> Who:
+        """A side as a sentence names it: a partnership by its seats (``NS``), a seat playing alone by
+        its player."""
+        if len(self.seats_of(side)) == 1:
+            return Who(seat_name(names, self.seats_of(side)[0]), plural=False)
+        return Who(side)
+
+    def needs_to_reach_target(self, state: GameState, names: Mapping[str, str] | None = None) -> list[Need]:
+        """The common ending (:meth:`highest_at_target`) in words: how far each side is from the target,
+        or, when the leaders are level past it, that play goes on."""
+        if state.finished:
+            return []
+        target, totals = self.target, state.totals
+        out = [
+            Need("target", f"{self.who(side, names).verb('need', 'needs')} {target - totals[side]} to reach {target}",
+                 side=side, amount=target - totals[side])
+            for side in self.side_list if totals[side] < target
+        ]
+        if max(totals.values()) >= target:
+            out.insert(0, self.level_at_the_top(state, names))
+        return out
+
+    def level_at_the_top(self, state: GameState, names: Mapping[str, str] | None = None) -> Need:
+        """A game that would have ended but for a tie at the top goes on."""
+        best = max(state.totals.values())
+        leaders = [self.who(side, names).name for side in self.side_list if state.totals[side] == best]
+        return Need("level", f"{listed(leaders)} are level at {number(best)}: the game goes on until one is "
+                             "ahead at the end of a hand", amount=0)
 
     # matches (games with ``match_games``)
 

@@ -22,12 +22,14 @@ from .base import (
     HandScore,
     Option,
     Ruleset,
+    ScoredHand,
     is_int,
     other_side,
     require_bool,
     require_choice,
 )
 from .errors import InvalidHand, shown
+from .explaining import Explanation, Need, Needs, Part, Term, number, plural, seat_name
 from .reporting import Rate
 
 SMUDGE = 5  # a bid of smudge is really a bid of five
@@ -235,6 +237,76 @@ class Smudge(Ruleset):
         if len(at_target) == 1:
             return at_target[0]
         return bidding_side if made else other_side(bidding_side)
+
+    # --- in words ---------------------------------------------------------------------------------
+
+    def explain(self, hand: ScoredHand, names: Mapping[str, str] | None = None) -> Explanation:
+        """The bid and who won each point, then what the bidders and the defenders score.
+
+        "NS bid 3 (Ann): High to NS, Low to EW, Jack to NS, Game to EW; NS made 2 of 3: set back 3;
+        EW score 2". A forced or stolen bid, a Jack not dealt, a tied Game and all six tricks are
+        said where they happened; a smudge says why it was made or missed.
+        """
+        record, details = hand.record, hand.details
+        bidders, bid, made = details["bidding_side"], details["bid"], details["made"]
+        defenders = other_side(bidders)
+        taken = details["points"][bidders]
+        how = [seat_name(names, record["bidder"])]
+        how += [word for word in ("forced", "stolen") if details.get(word)]
+        points = []
+        for point in POINTS:
+            label = point.capitalize()
+            if record[point] is not None:
+                points.append(f"{label} to {record[point]}")
+            else:
+                points.append("no Jack dealt" if point == "jack" else "Game tied")
+        if record["all_tricks"]:
+            points.append(f"all six tricks to {bidders}")
+        opening = f"{bidders} bid {'smudge' if details['smudge'] else bid} ({', '.join(how)}): {', '.join(points)}"
+
+        if details["smudge"] and made:
+            bidding = Part(f"{bidders} made the smudge, all four points and all six tricks: score {SMUDGE}",
+                           side=bidders, points=SMUDGE, terms=(Term("smudge", SMUDGE, "the smudge"),))
+        elif made:
+            text = f"{bidders} made the bid with {taken}: score {taken}"
+            if record["all_tricks"] and taken == len(POINTS):
+                text += f" (all six tricks score {SMUDGE} only on a smudge bid)"
+            bidding = Part(text, side=bidders, points=taken,
+                           terms=(Term("points", taken, plural(taken, "point")),))
+        else:
+            if not details["smudge"]:
+                why = f"made {taken} of {bid}"
+            elif record["jack"] is None:
+                why = "missed the smudge (with no Jack dealt it cannot be made)"
+            elif taken < len(POINTS):
+                why = f"missed the smudge with {taken} of {len(POINTS)} points"
+            else:
+                why = "missed the smudge without all six tricks"
+            bidding = Part(f"{bidders} {why}: set back {bid}", side=bidders, points=-bid,
+                           terms=(Term("set", -bid, f"the bid of {bid}, set"),))
+        won = details["points"][defenders]
+        defending = Part(f"{defenders} score {won}", side=defenders, points=won,
+                         terms=(Term("points", won, plural(won, "point")),))
+        return Explanation((Part(opening), bidding, defending))
+
+    def needs(self, state: GameState, names: Mapping[str, str] | None = None) -> Needs:
+        """Points to the target and, under ``bidder_must_make``, that only a bid made wins:
+        "NS need 3 more and must make a bid to win". A side already past the target under that rule
+        wins by making a bid."""
+        if state.finished:
+            return Needs()
+        parts = []
+        for side in PARTNERSHIPS:
+            short = self.target - state.totals[side]
+            if self.options["win_rule"] == "first_to_target":
+                parts.append(Need("target", f"{side} need {short} to reach {self.target}", side=side, amount=short))
+            elif short > 0:
+                parts.append(Need("target_on_bid", f"{side} need {short} more and must make a bid to win",
+                                  side=side, amount=short))
+            else:
+                parts.append(Need("target_on_bid", f"{side} have {number(state.totals[side])}: making a bid wins",
+                                  side=side, amount=0))
+        return Needs(tuple(parts))
 
     # --- figures and samples ---------------------------------------------------------------------
 

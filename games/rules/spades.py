@@ -15,8 +15,19 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import SEATS, GameState, HandScore, Option, Ruleset, other_side, require_int, sole_highest
+from .base import (
+    SEATS,
+    GameState,
+    HandScore,
+    Option,
+    Ruleset,
+    ScoredHand,
+    other_side,
+    require_int,
+    sole_highest,
+)
 from .errors import InvalidHand, shown
+from .explaining import Explanation, Need, Needs, Part, Term, added, number, plural, possessive, seat_name
 from .reporting import Extra, Rate
 from .sample import split
 
@@ -380,6 +391,101 @@ class Spades(Ruleset):
         if max(totals.values()) >= self.target or (lose_at is not None and min(totals.values()) <= lose_at):
             return sole_highest(totals)
         return None
+
+    # in words
+
+    def explain(self, hand: ScoredHand, names: Mapping[str, str] | None = None) -> Explanation:
+        """Each side's bid, its tricks and the sum that makes its score, then its bags.
+
+        "NS bid 4 and took 5: 40 + 1 overtrick = 41; 1 bag, 3 in all". Every rule that moved the
+        score is a term of the sum: the contract made or set, overtricks (per ``bag_mode``), each nil
+        and blind nil, and the bag penalty; failed nil tricks that do not count toward the bid
+        (``failed_nil_tricks``) are said beside the tricks.
+        """
+        nils = {nil["seat"]: nil for nil in hand.details["nils"]}
+        return Explanation(tuple(
+            self.explain_side(side, seats, hand, nils, names) for side, seats in self.seats_by_side.items()
+        ))
+
+    def explain_side(self, side: str, seats: Sequence[str], hand: ScoredHand, nils: Mapping[str, Any],
+                     names: Mapping[str, str] | None) -> Part:
+        outcome = hand.details["sides"][side]
+        contract, made, overtricks = outcome["contract"], outcome["made"], outcome["overtricks"]
+        alone = len(seats) == 1
+        taken = sum(hand.record["tricks"][seat] for seat in seats)
+        nil_seats = [seat for seat in seats if seat in nils]
+
+        terms = []
+        if contract:
+            terms.append(Term("contract", TRICK_POINTS * contract, f"the bid of {contract}") if made
+                         else Term("set", -TRICK_POINTS * contract, f"the bid of {contract}, set"))
+        if overtricks:
+            sign = -1 if self.options["bag_mode"] == "minus_one" else 1
+            terms.append(Term("overtricks", sign * overtricks, plural(overtricks, "overtrick")))
+        for seat in nil_seats:
+            nil = nils[seat]
+            kind = "blind nil" if nil["blind"] else "nil"
+            value = self.options["blind_nil_value" if nil["blind"] else "nil_value"]
+            whose = "the" if alone else possessive(seat_name(names, seat))
+            terms.append(Term(kind.replace(" ", "_"), value if nil["made"] else -value,
+                              f"{whose} {kind}" if nil["made"] else f"{whose} failed {kind}"))
+        paid = outcome["bag_penalty"] // self.options["bag_penalty"] * self.options["bag_limit"]
+        if outcome["bag_penalty"]:
+            terms.append(Term("bag_penalty", -outcome["bag_penalty"], plural(paid, "bag")))
+
+        if contract:
+            bid = str(contract)
+        else:  # only nils: a double nil, or a nil bid alone
+            kinds = ["blind nil" if nils[seat]["blind"] else "nil" for seat in nil_seats]
+            bid = f"{kinds[0]} twice" if len(kinds) == 2 and kinds[0] == kinds[1] else " and ".join(kinds)
+        head = f"{self.who(side, names).name} bid {bid} and took {taken}"
+        uncounted = taken - outcome["tricks"]
+        if uncounted:  # a failed nil's tricks, under failed_nil_tricks bags_only or ignore
+            failed = next(seat for seat in nil_seats if hand.record["tricks"][seat])
+            counting = "only as overtricks" if self.options["failed_nil_tricks"] == "bags_only" else "for nothing"
+            head += (f" ({uncounted} on {'the' if alone else possessive(seat_name(names, failed))} failed nil "
+                     f"count {counting})")
+        if contract and not made:
+            head += ", set"
+        pieces = [(term.points, "" if term.rule in ("contract", "set") else
+                   plural(overtricks, "overtrick").split(" ", 1)[1] if term.rule == "overtricks"
+                   else f"for {term.words}") for term in terms]
+        text = f"{head}: {added(pieces)}"
+        if outcome["bags"]:
+            left = hand.extras["bags"][side]
+            text += f"; {plural(outcome['bags'], 'bag')}, {left + paid} in all"
+            if paid:
+                text += f": {paid} paid off, {left} left"
+        return Part(text, side=side, points=hand.delta[side], terms=tuple(terms))
+
+    def needs(self, state: GameState, names: Mapping[str, str] | None = None) -> Needs:
+        """Points to the target, bags to the next penalty (under ``bag_mode: cycle``, for a side with
+        bags) and, with ``lose_at``, how far the lowest side is above the score that ends the game.
+
+        "EW need 62 to reach 500; NS are 3 bags from a penalty".
+        """
+        if state.finished:
+            return Needs()
+        parts = self.needs_to_reach_target(state, names)
+        if self.options["bag_mode"] == "cycle":
+            limit = self.options["bag_limit"]
+            for side in self.side_list:
+                if state.extras["bags"][side]:
+                    left = limit - state.extras["bags"][side]
+                    parts.append(Need("bags", f"{self.who(side, names).verb('are', 'is')} "
+                                              f"{plural(left, 'bag')} from a penalty", side=side, amount=left))
+        lose_at = self.options["lose_at"]
+        if lose_at is not None:  # the side nearest to it
+            lowest = min(self.side_list, key=lambda side: state.totals[side])
+            above = state.totals[lowest] - lose_at
+            if above <= 0:  # the game would have ended there, but for a tie at the top
+                if not any(part.what == "level" for part in parts):
+                    parts.insert(0, self.level_at_the_top(state, names))
+            else:
+                parts.append(Need("lose_at", f"{self.who(lowest, names).verb('are', 'is')} {above} above "
+                                             f"{number(lose_at)}, where the game ends", side=lowest,
+                                  amount=above))
+        return Needs(tuple(parts))
 
     # what the hand adds to each player's figures
 

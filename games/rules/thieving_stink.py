@@ -16,8 +16,19 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .base import PARTNERSHIPS, SEATS, GameState, HandScore, Option, Ruleset, require_choice, require_int
+from .base import (
+    PARTNERSHIPS,
+    SEATS,
+    GameState,
+    HandScore,
+    Option,
+    Ruleset,
+    ScoredHand,
+    require_choice,
+    require_int,
+)
 from .errors import InvalidHand
+from .explaining import Explanation, Needs, Part, Term, added, plural, seat_name
 from .reporting import Rate
 
 FACE_CARDS = 16  # J, Q, K and A of four suits
@@ -107,6 +118,33 @@ class ThievingStink(Ruleset):
 
     def winner(self, totals, record, state, scored) -> str | None:
         return self.highest_at_target(totals)
+
+    def explain(self, hand: ScoredHand, names: Mapping[str, str] | None = None) -> Explanation:
+        """The face cards each side won and who held the trump stack, then each side's sum.
+
+        "Face cards NS 6, EW 7, trump stack of 7 held by Bob (E); NS score 60 for 6 face cards; EW score
+        70 for 7 face cards + 35 for the stack of 7 = 105".
+        """
+        face_cards, holder = hand.record["face_cards"], hand.details["trump_stack_holder"]
+        size, holders = hand.details["trump_stack_size"], hand.details["trump_stack_side"]
+        opening = (f"Face cards NS {face_cards['NS']}, EW {face_cards['EW']}, trump stack of {size} held by "
+                   f"{seat_name(names, holder)}" + (f" ({holder})" if seat_name(names, holder) != holder else ""))
+        parts = [Part(opening)]
+        for side in PARTNERSHIPS:
+            terms = []
+            if face_cards[side]:
+                terms.append(Term("face_cards", FACE_CARD_POINTS * face_cards[side],
+                                  plural(face_cards[side], "face card")))
+            if side == holders:
+                terms.append(Term("trump_stack", STACK_CARD_POINTS * size, f"the stack of {size}"))
+            text = f"{side} score " + (added((term.points, f"for {term.words}") for term in terms) if terms
+                                       else "0, with no face cards")
+            parts.append(Part(text, side=side, points=hand.delta[side], terms=tuple(terms)))
+        return Explanation(tuple(parts))
+
+    def needs(self, state: GameState, names: Mapping[str, str] | None = None) -> Needs:
+        """Points to the target; past it and level, play goes on. "NS need 120 to reach 500"."""
+        return Needs(tuple(self.needs_to_reach_target(state, names)))
 
     def figures(self, record: Mapping[str, Any], details: Mapping[str, Any]) -> dict[str, dict[str, int]]:
         """The player holding the trump stack at the end of the hand, and its size."""

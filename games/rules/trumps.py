@@ -22,12 +22,14 @@ from .base import (
     HandScore,
     Option,
     Ruleset,
+    ScoredHand,
     other_side,
     require_bool,
     require_choice,
     require_int,
 )
 from .errors import InvalidHand
+from .explaining import Explanation, Needs, Part, Term, plural, seat_name
 from .reporting import Rate
 from .trumps_match import MATCH_TIEBREAK, TARGET, match_result, match_seatings
 
@@ -153,6 +155,60 @@ class Trumps(Ruleset):
         if reached:
             return reached[0]
         return self.highest_at_target(totals)
+
+    # --- in words ---------------------------------------------------------------------------------
+
+    def explain(self, hand: ScoredHand, names: Mapping[str, str] | None = None) -> Explanation:
+        """The contract and the tricks, then what the side that scores gets and why.
+
+        "NS bid 7 hearts (Ann), doubled, and took 8; NS score (5 + 1 overtrick) × 2 = 12". No trump's
+        higher value, a double or redouble (and what ``double_scope`` lets it multiply) and a set's
+        penalty each show in the sum.
+        """
+        record, details = hand.record, hand.details
+        declarers, bid = details["declaring_side"], record["bid"]
+        multiplier, value, overtricks = details["multiplier"], details["contract_value"], details["overtricks"]
+        trump = "no trump" if details["notrump"] else record["trump"]
+        doubling = "redoubled" if details["redoubled"] else "doubled" if details["doubled"] else ""
+        opening = (f"{declarers} bid {bid} {trump} ({seat_name(names, record['declarer'])})"
+                   f"{f', {doubling},' if doubling else ''} and took {record['tricks']}")
+        times = f" × {multiplier}" if doubling else ""
+
+        if not details["made"]:
+            defenders, short = other_side(declarers), details["short"]
+            points = SET_POINTS_PER_TRICK * short * multiplier
+            text = (f"{declarers} were {plural(short, 'trick')} short: {defenders} score "
+                    f"{short} × {SET_POINTS_PER_TRICK}{times} = {points}")
+            return Explanation((Part(opening), Part(text, side=defenders, points=points, terms=(
+                Term("set", points, f"{plural(short, 'trick')} short"),))))
+
+        worth = str(value)
+        overtrick_multiplier = multiplier if self.options["double_scope"] == "all" else 1
+        terms = [Term("contract", value * multiplier, f"the bid of {bid} {trump}")]
+        plus = ""
+        if overtricks:
+            terms.append(Term("overtricks", overtricks * overtrick_multiplier, plural(overtricks, "overtrick")))
+            plus = f" + {plural(overtricks, 'overtrick')}"
+        if doubling and overtricks and overtrick_multiplier > 1:
+            arithmetic = f"({worth}{plus}){times}"  # double_scope: all
+        else:
+            arithmetic = f"{worth}{times}{plus}"
+        points = sum(term.points for term in terms)
+        if doubling or overtricks:
+            arithmetic += f" = {points}"
+        notes = []
+        if details["notrump"]:
+            notes.append(f"{bid} no trump is worth {value}" + ("" if bid == TRICKS else f", as a bid of {bid + 1}"))
+        if doubling and overtricks and overtrick_multiplier == 1:
+            notes.append(f"overtricks are not {doubling}")
+        if notes:
+            arithmetic += f" ({'; '.join(notes)})"
+        return Explanation((Part(opening), Part(f"{declarers} score {arithmetic}", side=declarers, points=points,
+                                                terms=tuple(terms))))
+
+    def needs(self, state: GameState, names: Mapping[str, str] | None = None) -> Needs:
+        """Points to the target: the first side to reach it wins. "NS need 12 to reach 50"."""
+        return Needs(tuple(self.needs_to_reach_target(state, names)))
 
     # --- figures, samples and matches --------------------------------------------------------------
 
