@@ -263,8 +263,10 @@ def hands_with_authors() -> Prefetch:
 
 
 def hands_for(*, user, league=None, game=None, updated_after=None) -> QuerySet[Hand]:
-    """Hands of the games ``user`` may see, with their game's id and who entered them (one query a page)."""
-    hands = Hand.objects.filter(game__in=policy.visible_games(user).values("pk")).select_related("entered_by")
+    """Hands of the games ``user`` may see, with who entered them (one query a page), and their games with
+    the players (one more: each hand's explanation names them)."""
+    hands = (Hand.objects.filter(game__in=policy.visible_games(user).values("pk")).select_related("entered_by")
+             .prefetch_related(Prefetch("game", queryset=Game.objects.select_related(*SEATED))))
     if league is not None:
         hands = hands.filter(game__league_id=league)
     if game is not None:

@@ -2,7 +2,9 @@
 
 The table page, the home page's rows, the spectator board, the API and the responses stored for
 idempotent retries all read a game's totals, extras, status, winner, next dealer and sides from
-:func:`game_summary`, so that no two places work them out differently.
+:func:`game_summary`, so that no two places work them out differently. The same goes for the words:
+a stored hand's score explained (:func:`hand_explanation`) and what each side needs (:func:`game_needs`),
+both said by the game's ruleset.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.models import Game
-from games.rules import Extra, GameState
+from games.models import Game, Hand
+from games.rules import Extra, GameState, ScoredHand
+from games.rules.explaining import Explanation, Needs
 
 
 @dataclass(frozen=True)
@@ -105,3 +108,23 @@ def game_summary(game: Game) -> GameSummary:
         next_dealer=state.next_dealer,
         sides=sides,
     )
+
+
+def player_names(game: Game) -> dict[str, str]:
+    """Each seat's player by name (the game's seats already read)."""
+    return {seat: player.name for seat, player in game.seats.items()}
+
+
+def hand_explanation(game: Game, hand: Hand, names: dict[str, str] | None = None) -> Explanation:
+    """A stored hand's score in words, as the game's ruleset says it (no query when ``names`` is given,
+    or the game's seats were read with it)."""
+    scored = ScoredHand(hand.number, hand.dealer, hand.record, hand.delta, hand.totals, hand.extras or {},
+                        hand.details or {})
+    return game.ruleset.explain(scored, player_names(game) if names is None else names)
+
+
+def game_needs(game: Game, names: dict[str, str] | None = None) -> Needs:
+    """What each side needs to win, in a game still being played (nothing once it is over or abandoned)."""
+    if game.status != Game.Status.IN_PROGRESS:
+        return Needs()
+    return game.ruleset.needs(game_state(game), player_names(game) if names is None else names)

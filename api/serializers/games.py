@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from games.models import SEAT_CHOICES, Game, Hand, HandRevision, display_name
 from games.rules import RULESETS, rulesets
-from games.summary import GameSummary, game_summary
+from games.summary import GameSummary, game_needs, game_summary, hand_explanation, player_names
 
 from .common import Id, JSONObject, QueryFilter, QueryId, SeatsIn, SeatsOut, Strict, Text, json_problem
 
@@ -81,6 +81,50 @@ def extras_schema(description: str) -> dict:
             "additionalProperties": {"type": "object", "additionalProperties": {"type": "integer"}}}
 
 
+# --- every number in words (games.rules.explaining) --------------------------------------------------
+
+
+class TermOut(serializers.Serializer):
+    rule = serializers.CharField(help_text="The rule, a stable word: `contract`, `set`, `overtricks`, `nil`, "
+                                           "`blind_nil`, `bag_penalty`, `points`, `smudge`, `face_cards`, "
+                                           "`trump_stack` (docs/api.md).")
+    points = serializers.IntegerField(help_text="What the rule gave the side on this hand (negative: took away).")
+    words = serializers.CharField(help_text="What the points were for, e.g. `1 overtrick`, `Ann's failed nil`.")
+
+
+class ExplanationPartOut(serializers.Serializer):
+    side = serializers.CharField(allow_null=True, help_text="The side this clause scores for; null for what "
+                                                            "happened in the hand.")
+    points = serializers.IntegerField(allow_null=True, help_text="The side's change on the hand (the sum of "
+                                                                 "`terms`); null for what happened.")
+    text = serializers.CharField(help_text="The clause in words.")
+    terms = TermOut(many=True, help_text="The rules that add up to `points`.")
+
+
+class ExplanationOut(serializers.Serializer):
+    """A hand's score in words, from the game's rules."""
+
+    text = serializers.CharField(help_text="The whole sentence, e.g. `NS bid 4 and took 5: 40 + 1 overtrick = "
+                                           "41; 1 bag, 3 in all; EW bid 8 and took 8: 80`.")
+    parts = ExplanationPartOut(many=True, help_text="Its clauses, in order.")
+
+
+class NeedOut(serializers.Serializer):
+    side = serializers.CharField(allow_null=True, help_text="The side; null for the game as a whole.")
+    what = serializers.CharField(help_text="A stable word: `target`, `target_on_bid`, `bags`, `lose_at`, "
+                                           "`level` (docs/api.md).")
+    amount = serializers.IntegerField(allow_null=True, help_text="How far: points, or bags.")
+    text = serializers.CharField(help_text="In words, e.g. `EW need 62 to reach 500`.")
+
+
+class NeedsOut(serializers.Serializer):
+    """What each side needs to win, under the game's rules and house rules."""
+
+    text = serializers.CharField(help_text="The whole line, e.g. `EW need 62 to reach 500; NS are 3 bags from "
+                                           "a penalty`; empty once the game is over.")
+    parts = NeedOut(many=True)
+
+
 class SummaryFields(serializers.Serializer):
     """Fields read from a game's summary (``games.summary``), worked out once per game shown."""
 
@@ -100,13 +144,14 @@ class GameOut(SummaryFields, serializers.ModelSerializer):
     bags = serializers.SerializerMethodField()
     winner = serializers.SerializerMethodField()
     next_dealer = serializers.SerializerMethodField()
+    needs = serializers.SerializerMethodField()
     options = serializers.DictField(help_text="Every option, defaults filled in.")
 
     class Meta:
         model = Game
         fields = ["id", "game_type", "league", "is_public", "match", "match_game_number", "seats", "options",
-                  "status", "totals", "extras", "bags", "winner", "next_dealer", "hand_count", "started_at",
-                  "finished_at"]
+                  "status", "totals", "extras", "bags", "winner", "next_dealer", "needs", "hand_count",
+                  "started_at", "finished_at"]
 
     def get_is_public(self, game: Game) -> bool:
         return game.league.is_public if game.league_id else game.is_public
@@ -134,6 +179,11 @@ class GameOut(SummaryFields, serializers.ModelSerializer):
     def get_next_dealer(self, game: Game) -> str:
         return self.summary(game).next_dealer
 
+    @extend_schema_field(NeedsOut(help_text="What each side needs to win (docs/api.md, \"Every number in "
+                                            "words\"); empty once the game is over."))
+    def get_needs(self, game: Game) -> dict:
+        return game_needs(game).as_dict()
+
 
 class HandOut(serializers.ModelSerializer):
     record = serializers.DictField(help_text="The hand as entered (docs/rules/<game>.md).")
@@ -141,14 +191,25 @@ class HandOut(serializers.ModelSerializer):
     totals = scores("Totals after this hand.")
     extras = serializers.SerializerMethodField()
     bags = serializers.SerializerMethodField()
+    explanation = serializers.SerializerMethodField()
     entered_by = serializers.SerializerMethodField(help_text="Who entered it: their display name.")
     version = serializers.CharField(read_only=True, help_text="Changes whenever the hand is written (corrected, "
                                                               "or scored again); send it as `If-Match`.")
 
     class Meta:
         model = Hand
-        fields = ["number", "dealer", "record", "delta", "totals", "extras", "bags", "entered_by", "entered_at",
-                  "updated_at", "version"]
+        fields = ["number", "dealer", "record", "delta", "totals", "extras", "bags", "explanation", "entered_by",
+                  "entered_at", "updated_at", "version"]
+
+    @extend_schema_field(ExplanationOut(help_text="The hand's score in words, from the game's rules "
+                                                  "(docs/api.md, \"Every number in words\")."))
+    def get_explanation(self, hand: Hand) -> dict:
+        # The hands of one game share its players' names, worked out once.
+        game = hand.game
+        names = getattr(self, "_names", None)
+        if names is None or names[0] is not game:
+            names = self._names = (game, player_names(game))
+        return hand_explanation(game, hand, names[1]).as_dict()
 
     def get_entered_by(self, hand: Hand) -> str | None:
         return display_name(hand.entered_by) if hand.entered_by_id else None

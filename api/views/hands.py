@@ -72,7 +72,7 @@ ETAG = OpenApiParameter("ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, respo
 
 
 def stored_hand(game, number: int) -> Hand:
-    hand = Hand.objects.filter(game=game, number=number).first() if 0 < number <= 2**31 else None
+    hand = game.hands.filter(number=number).first() if 0 < number <= 2**31 else None
     if hand is None:
         raise NotFound(f"there is no hand {number} in this game")
     return hand
@@ -88,13 +88,13 @@ class HandList(OffersCSV, ApiView):
 
     @extend_schema(responses=HandOut(many=True), tags=["hands"])
     def get(self, request, pk: int):
+        # With its players: the CSV and each hand's explanation name them.
+        game = visible_game(request.user, pk, related=selectors.GAME_RELATED)
         if self.wants_csv():
-            game = visible_game(request.user, pk, related=selectors.GAME_RELATED)
             corrected = set(HandRevision.objects.filter(game=game, action=HandRevision.Action.CORRECT)
                             .values_list("number", flat=True))
             return Response(hands_table(game, selectors.game_hands_with_people(game=game), corrected=corrected))
-        game = visible_game(request.user, pk)
-        hands = Hand.objects.filter(game=game).select_related("entered_by").order_by("number")
+        hands = game.hands.select_related("entered_by").order_by("number")
         return Response(HandOut(hands, many=True).data)
 
     @extend_schema(request={"application/json": HAND_BODY}, examples=RECORD_EXAMPLES,
@@ -127,7 +127,7 @@ class HandDetail(ApiView):
 
     @extend_schema(responses=HandOut, parameters=[ETAG], tags=["hands"])
     def get(self, request, pk: int, number: int):
-        hand = stored_hand(visible_game(request.user, pk), number)
+        hand = stored_hand(visible_game(request.user, pk, related=selectors.GAME_RELATED), number)
         return Response(HandOut(hand).data, headers={"ETag": etag(hand.version)})
 
     def correct(self, request, pk: int, number: int, *, merge: bool):

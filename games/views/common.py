@@ -22,7 +22,7 @@ from games.forms import RefusalForm, hand_form_class
 from games.forms.base import SEAT_WORDS, seat_names
 from games.models import Game, Hand, HandRevision, League
 from games.models.people import display_name
-from games.summary import GameSummary, game_summary
+from games.summary import GameSummary, game_needs, game_summary, hand_explanation
 
 from .chart import score_chart
 
@@ -111,7 +111,8 @@ def trails(revisions: list[HandRevision], describe, seats: dict[str, str]) -> di
 
 
 def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = ()) -> dict[str, Any]:
-    """The scoreboard, the history (with each hand's trail of corrections and undos) and the chart of a game."""
+    """The scoreboard (with what each side needs), the history (each hand's score in words, its trail of
+    corrections and undos) and the chart of a game."""
     summary = game_summary(game)
     ruleset = game.ruleset
     sides = ruleset.sides
@@ -126,6 +127,7 @@ def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = 
             "dealer": hand.dealer,
             "dealer_name": seats[hand.dealer],
             "entry": form_class.describe(hand.record, hand.details or {}, seats),
+            "explanation": hand_explanation(game, hand, seats),
             "note": hand.record.get("note", ""),
             "delta": [hand.delta.get(side, 0) for side in sides],
             "delta_pairs": [(side, hand.delta.get(side, 0)) for side in sides],
@@ -149,6 +151,7 @@ def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = 
         "names": names,
         "seats": [(seat, SEAT_WORDS[seat], seats[seat]) for seat in seats],
         "target": game.options.get("target"),
+        "needs": game_needs(game, seats),
         "next_dealer": summary.next_dealer,
         "next_dealer_name": seats[summary.next_dealer],
         "next_number": summary.next_number,
