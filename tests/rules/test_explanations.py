@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import InvalidHand, get_ruleset
+from games.rules import InvalidHand, Ruleset, get_ruleset
 
 NAMES = {"N": "Ann", "E": "Bob", "S": "Cat", "W": "Dan"}
 
@@ -337,3 +337,15 @@ def test_every_games_terms_add_up_to_each_sides_score(game, seed):
     game_type, options, any_hand = game
     rules = get_ruleset(game_type, {**options, "target": 100_000})
     assert_terms_add_up(rules, played(rules, random.Random(seed), any_hand, 12))
+
+
+def test_a_game_that_says_nothing_of_its_own_names_each_sides_change():
+    """The ruleset's default, for a game added without words of its own: each side's change, and no needs
+    (only a game's own rules know what wins it)."""
+    rules = get_ruleset("thieving_stink")
+    state = rules.replay([stink(6, 7, "E", 7)])
+    assert Ruleset.explain(rules, state.hands[0], NAMES).text == "NS score 60; EW score 105"
+    assert Ruleset.needs(rules, state, NAMES).parts == ()
+    alone = get_ruleset("spades", {"partnerships": False})
+    hand = alone.replay([spades((3, 3, 3, 4), (3, 3, 3, 4))]).hands[0]
+    assert Ruleset.explain(alone, hand, NAMES).text == "Ann scores 30; Bob scores 30; Cat scores 30; Dan scores 40"
