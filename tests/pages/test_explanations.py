@@ -8,6 +8,7 @@ import html
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games.services import game_abandon, hand_record
@@ -47,11 +48,19 @@ def test_the_table_page_says_what_each_side_needs_under_the_totals(owner_client,
     game = start_game("spades")
     hand_record(game=game, record=FIRST, by=owner)
     hand_record(game=game, record=SECOND, by=owner)
+    needs = "NS need 417 to reach 500; EW need 350 to reach 500; NS are 7 bags from a penalty"
+    # The scorekeeper's phone: on one line with the target, above the entry, the whole of it one tap away.
     page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
-    needs = page[page.index('<p class="needs"'):]
-    assert text_of(needs[:needs.index("</p>")]).strip().endswith(
-        "NS need 417 to reach 500; EW need 350 to reach 500; NS are 7 bags from a penalty")
-    assert page.index('class="scoreboard') < page.index('class="needs"') < page.index('id="entry"')
+    details = page[page.index('<details class="needs-more">'):]
+    details = details[:details.index("</details>")]
+    summary = text_of(details[:details.index("</summary>")]).strip()
+    assert summary == f"Playing to 500 · {needs}"
+    assert [text_of(item) for item in re.findall(r"<li>(.*?)</li>", details)] == needs.split("; ")
+    assert page.index('class="scoreboard') < page.index('class="needs-more"') < page.index('id="entry"')
+    # Anyone following it: the line itself, under the totals.
+    page = Client().get(reverse("table", args=[game.pk])).content.decode()
+    facts = page[page.index('<p class="game-facts"'):]
+    assert text_of(facts[:facts.index("</p>")]).strip() == f"Playing to 500 {needs} Hand 3: Cat (S) deals"
 
 
 def test_smudge_names_the_bidder(client, start_game, owner):
