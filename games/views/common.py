@@ -22,6 +22,7 @@ from games.forms import RefusalForm, hand_form_class
 from games.forms.base import SEAT_WORDS, seat_names
 from games.models import Game, Hand, HandRevision, League
 from games.models.people import display_name
+from games.rules.explaining import signed
 from games.summary import GameSummary, game_needs, game_summary, hand_explanation
 
 from .chart import score_chart
@@ -129,8 +130,9 @@ def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = 
             "entry": form_class.describe(hand.record, hand.details or {}, seats),
             "explanation": hand_explanation(game, hand, seats),
             "note": hand.record.get("note", ""),
-            "delta": [hand.delta.get(side, 0) for side in sides],
-            "delta_pairs": [(side, hand.delta.get(side, 0)) for side in sides],
+            # Each side's change as the words write it (``+41``, ``−9``), and whether it went up or down.
+            "score": [(side, signed(points), "up" if points > 0 else "down" if points < 0 else "")
+                      for side, points in ((side, hand.delta.get(side, 0)) for side in sides)],
             "totals": [hand.totals.get(side, 0) for side in sides],
             "extras": [(extra.many.capitalize(), [hand.extras.get(extra.name, {}).get(side, 0) for side in sides])
                        for extra in ruleset.extras_shown],

@@ -280,6 +280,8 @@ async function refresh() {
   const entry = $("#entry");
   const focusInEntry = Boolean(entry && entry.contains(document.activeElement));
   const focusedId = document.activeElement && document.activeElement.id;
+  // What the viewer opened to read (a hand's score in words, what each side needs) stays open.
+  const opened = $all("[data-region] details[open][id]").map((details) => details.id);
   $all("[data-region][id]").forEach((region) => {
     const replacement = fresh.getElementById(region.id);
     if (region.id === "entry" && replacement && table.form && (table.editing || touched(table.form))) {
@@ -289,6 +291,12 @@ async function refresh() {
       region.replaceWith(document.importNode(replacement, true));
     } else if (region.id === "entry") {
       region.remove();
+    }
+  });
+  opened.forEach((id) => {
+    const details = document.getElementById(id);
+    if (details) {
+      details.open = true;
     }
   });
   const data = fresh.getElementById("table-facts");

@@ -26,6 +26,12 @@ def text_of(page: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", page.replace("</li>", "\n"))))
 
 
+def listed(page: str, label: str) -> list[str]:
+    """The items of the list named ``label`` (its ``aria-label``), as read."""
+    start = page.index(f'aria-label="{label}"')
+    return [text_of(item).strip() for item in re.findall(r"<li>(.*?)</li>", page[start:page.index("</ul>", start)])]
+
+
 def hand_card(page: str, number: int) -> str:
     start = page.index(f'id="hand-{number}"')
     ends = [end for end in (page.find('<li id="hand-', start), page.find("</ol>", start)) if end > 0]
@@ -37,11 +43,21 @@ def test_a_hands_score_opens_its_words(owner_client, start_game, owner):
     hand_record(game=game, record=FIRST, by=owner)
     hand_record(game=game, record=SECOND, by=owner)
     card = hand_card(owner_client.get(reverse("table", args=[game.pk])).content.decode(), 2)
-    details = card[card.index('<details class="explain"'):card.index("</details>")]
+    details = card[card.index("<details"):card.index("</details>")]
     summary = text_of(details[details.index("<summary>"):details.index("</summary>")])
     assert summary.split() == ["NS", "+41", "EW", "+80", "in", "words"]
-    assert [text_of(item).strip() for item in re.findall(r"<li>(.*?)</li>", details)] == [
+    assert listed(details, "Hand 2 in words") == [
         "NS bid 4 and took 5: 40 + 1 overtrick = 41; 1 bag, 3 in all", "EW bid 8 and took 8: 80"]
+
+
+def test_a_loss_reads_with_a_minus_sign(owner_client, start_game, owner):
+    game = start_game("spades")
+    hand_record(game=game, record={"bids": {"N": "nil", "E": 4, "S": 4, "W": 5},
+                                   "tricks": {"N": 2, "E": 4, "S": 3, "W": 4}}, by=owner)
+    card = hand_card(owner_client.get(reverse("table", args=[game.pk])).content.decode(), 1)
+    summary = text_of(card[card.index("<summary>"):card.index("</summary>")])
+    assert summary.split() == ["NS", "\u22129", "EW", "\u221290", "in", "words"]
+    assert listed(card, "Hand 1 in words")[0].endswith("\u2212 50 for Ann's failed nil = \u22129; 1 bag, 1 in all")
 
 
 def test_the_table_page_says_what_each_side_needs_under_the_totals(owner_client, start_game, owner):
@@ -51,11 +67,11 @@ def test_the_table_page_says_what_each_side_needs_under_the_totals(owner_client,
     needs = "NS need 417 to reach 500; EW need 350 to reach 500; NS are 7 bags from a penalty"
     # The scorekeeper's phone: on one line with the target, above the entry, the whole of it one tap away.
     page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
-    details = page[page.index('<details class="needs-more">'):]
+    details = page[page.index('<details class="needs-more"'):]
     details = details[:details.index("</details>")]
     summary = text_of(details[:details.index("</summary>")]).strip()
     assert summary == f"Playing to 500 · {needs}"
-    assert [text_of(item) for item in re.findall(r"<li>(.*?)</li>", details)] == needs.split("; ")
+    assert listed(details, "What each side needs") == needs.split("; ")
     assert page.index('class="scoreboard') < page.index('class="needs-more"') < page.index('id="entry"')
     # Anyone following it: the line itself, under the totals.
     page = Client().get(reverse("table", args=[game.pk])).content.decode()
