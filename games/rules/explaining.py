@@ -101,20 +101,6 @@ class Part:
 
 
 @dataclass(frozen=True)
-class Explanation:
-    """A scored hand in words: its clauses, and the sentence they make."""
-
-    parts: tuple[Part, ...]
-
-    @property
-    def text(self) -> str:
-        return "; ".join(part.text for part in self.parts)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "parts": [part.as_dict() for part in self.parts]}
-
-
-@dataclass(frozen=True)
 class Need:
     """One thing a side needs, or is near, under the game's rules: ``what`` is a stable word (``target``,
     ``bags``...), ``amount`` how far away it is (points, bags), ``side`` None for the game as a whole."""
@@ -128,11 +114,10 @@ class Need:
         return {"side": self.side, "what": self.what, "amount": self.amount, "text": self.text}
 
 
-@dataclass(frozen=True)
-class Needs:
-    """What each side needs, in the game as it stands: empty once the game is over."""
+class Sentence:
+    """Clauses (``parts``, each with its ``text``) and the sentence they make, joined by semicolons."""
 
-    parts: tuple[Need, ...] = ()
+    parts: tuple[Part | Need, ...]
 
     @property
     def text(self) -> str:
@@ -140,6 +125,20 @@ class Needs:
 
     def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "parts": [part.as_dict() for part in self.parts]}
+
+
+@dataclass(frozen=True)
+class Explanation(Sentence):
+    """A scored hand in words: its clauses, and the sentence they make."""
+
+    parts: tuple[Part, ...]
+
+
+@dataclass(frozen=True)
+class Needs(Sentence):
+    """What each side needs, in the game as it stands: empty once the game is over."""
+
+    parts: tuple[Need, ...] = ()
 
 
 @dataclass(frozen=True)
