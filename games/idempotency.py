@@ -24,6 +24,9 @@ from games.models import Game, IdempotencyRecord
 T = TypeVar("T")
 Row = TypeVar("Row", bound=models.Model)
 MAX_KEY = 200
+# The scope of the keys that start games and matches, from the pages and the API alike: the same start
+# sent twice through either makes one game.
+GAME_STARTS = "games"
 
 
 def fingerprint(request: Any) -> str:

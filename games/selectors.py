@@ -10,10 +10,12 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import NotAllowed, NotFound
+from games.idempotency import GAME_STARTS
 from games.models import (
     Game,
     Hand,
     HandRevision,
+    IdempotencyRecord,
     Invitation,
     League,
     Match,
@@ -119,6 +121,44 @@ def startable_leagues(*, user) -> list[League]:
     return list(leagues.order_by("name"))
 
 
+def tables_of(user) -> QuerySet[Game]:
+    """The games at the user's own tables: started by them, kept score at, or sat at."""
+    return Game.objects.filter(Q(created_by=user) | policy.scored_by(user) | policy.seated_user(user))
+
+
+def last_table(*, user) -> Game | None:
+    """The user's latest game in a league whose games they may still start, or a casual one (one query):
+    where a new game most likely belongs."""
+    if not user.is_authenticated:
+        return None
+    games = tables_of(user)
+    if not user.is_superuser:
+        writing = Membership.objects.filter(user=user, role__in=policy.WRITER_ROLES).values("league")
+        games = games.filter(Q(league__isnull=True) | Q(league__in=writing))
+    return games.select_related("league").order_by("-started_at", "-id").first()
+
+
+def usual_game_type(*, user, league: League | None) -> str | None:
+    """The game a new game in ``league`` (None: a casual one) most likely is: the one the user last played
+    there, else the one last played in the league at all (two queries at most)."""
+    if not user.is_authenticated:
+        return None
+    mine = tables_of(user).filter(league=league).order_by("-started_at", "-id").values_list("game_type", flat=True)
+    found = mine.first()
+    if found is None and league is not None:
+        found = league.games.order_by("-started_at", "-id").values_list("game_type", flat=True).first()
+    return found
+
+
+def game_started_with(*, user, key: str) -> Game | None:
+    """The game the user started with this idempotency key (from a page or the API), if any (one query)."""
+    if not user.is_authenticated or not key:
+        return None
+    record = (IdempotencyRecord.objects.filter(user=user, scope=GAME_STARTS, key=key, game__isnull=False)
+              .select_related("game__league", *(f"game__{seat}" for seat in SEATED)).first())
+    return record.game if record else None
+
+
 def players_to_seat(*, user, league: League | None = None, limit: int = 1000) -> list[Player]:
     """Whom ``user`` may seat, by name (one query, and one for the user's role in a private league): a league's players; for a casual game, the people they
     have played with (at tables they started, kept score at or sat at), those they added, and themselves.
@@ -132,8 +172,7 @@ def players_to_seat(*, user, league: League | None = None, limit: int = 1000) ->
         return list(league.players.order_by("name", "id")[:limit])
     if not user.is_authenticated:
         return []  # someone not signed in has no table of their own
-    tables = Game.objects.filter(Q(created_by=user) | policy.scored_by(user) | policy.seated_user(user))
-    chosen = Q(created_by=user) | Q(user=user) | policy.seated_in(tables)
+    chosen = Q(created_by=user) | Q(user=user) | policy.seated_in(tables_of(user))
     players = policy.visible_players(user).filter(chosen)
     return list(players.order_by("name", "id")[:limit])
 

@@ -151,7 +151,7 @@ def post_hand(client, game, caller, ns):
 def test_a_new_game_is_offered_started_played_and_shown_on_the_pages(tens, client, owner, league, players):
     client.force_login(owner)
     assert "Tens" in client.get(reverse("new-game")).content.decode()
-    new = client.get(reverse("new-game") + f"?type=tens&league={league.slug}")
+    new = client.get(reverse("new-game") + f"?type=tens&league={league.slug}", follow=True)
     assert new.status_code == 200 and "Points a side needs to win." in new.content.decode()
     seats = {f"seat_{seat}": str(player.pk) for seat, player in zip(SEATS, players, strict=True)}
     started = client.post(reverse("new-game") + f"?type=tens&league={league.slug}", {**seats, "opt_target": "15",

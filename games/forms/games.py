@@ -54,6 +54,20 @@ def option_fields(game_type: str, defaults: Mapping[str, Any]) -> dict[str, form
     }
 
 
+def option_value(spec: Option, value: Any) -> Any:
+    """A form field's value (as sent, or as prefilled) as the option's own type, for comparing and showing."""
+    if spec.kind == "bool":
+        return value if isinstance(value, bool) else str(value) == "true"
+    if spec.kind == "int":
+        if value in (None, ""):
+            return None
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return value
+    return value
+
+
 def game_choices() -> list[tuple[str, str]]:
     return [(ruleset.game_type, ruleset.name) for ruleset in rulesets()]
 
@@ -75,17 +89,18 @@ class NewGameForm(KeyedForm):
     played in matches) whether to play a match."""
 
     def __init__(self, *args: Any, game_type: str, players: Sequence[Player], defaults: Mapping[str, Any],
-                 **kwargs: Any):
+                 league: League | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.game_type = game_type
+        self.league = league
         self.players = {player.pk: player for player in players}
         choices = [("", "— pick a player —"), *((str(p.pk), p.name) for p in players)]
         for seat in SEATS:
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 choices=choices, required=False, label=f"{seat} · {SEAT_WORDS[seat]}")
             self.fields[f"new_{seat}"] = forms.CharField(
-                required=False, max_length=80, label=f"or a new player at {SEAT_WORDS[seat]}",
-                widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "New player's name"}))
+                required=False, max_length=80, label=f"New player at {SEAT_WORDS[seat]}",
+                widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Name"}))
         self.fields.update(option_fields(game_type, defaults))
         self.fields["allow_similar"] = forms.BooleanField(
             required=False, label="Yes, add them: they are new players, not the ones with a similar name")
@@ -105,6 +120,35 @@ class NewGameForm(KeyedForm):
 
     def option_rows(self):
         return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    def new_player_rows(self):
+        return [self[f"new_{seat}"] for seat in SEATS]
+
+    @property
+    def rules_open(self) -> bool:
+        """The house rules are shown folded, unless one of them is refused."""
+        return any(name.startswith("opt_") for name in self.errors)
+
+    @property
+    def new_players_open(self) -> bool:
+        return any(self[f"new_{seat}"].value() or f"new_{seat}" in self.errors for seat in SEATS)
+
+    def rules_line(self) -> str:
+        """The house rules as the form holds them, in one line: the target, who deals first, and every rule
+        that is not the game's usual one ("to 300 · North deals first · Nil value: 100")."""
+        words = []
+        for spec in sorted(ruleset_class(self.game_type).all_option_specs(), key=lambda spec: spec.name != "target"):
+            value = option_value(spec, self[f"opt_{spec.name}"].value())
+            if spec.name == "target":
+                words.append(f"to {value}")
+            elif spec.name == "first_dealer":
+                words.append(f"{SEAT_WORDS.get(value, value)} deals first")
+            elif value != spec.default:
+                label = humane(spec.name).capitalize()
+                shown = ("yes" if value else "no") if spec.kind == "bool" else (
+                    "none" if value is None else humane(str(value)))
+                words.append(f"{label}: {shown}")
+        return " · ".join(words)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

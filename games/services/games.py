@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import policy
 from games.errors import GameClosed, InvalidInput, NotAllowed
-from games.idempotency import row_once
+from games.idempotency import GAME_STARTS, row_once
 from games.models import Game, League, Match, Player
 from games.rules import RULES_VERSION, SEATS, ruleset_class
 from games.summary import game_summary
@@ -65,7 +65,7 @@ def game_start(
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "first_dealer": first_dealer}
     return row_once(
-        user=by, scope="games", key=idempotency_key, request=request, rows=Game.objects.all(),
+        user=by, scope=GAME_STARTS, key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: start(game_type=game_type, seats=seats, by=by, league=league, options=options,
                             first_dealer=first_dealer),
     )

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from games import policy
 from games.errors import InvalidInput, NotAllowed
-from games.idempotency import row_once
+from games.idempotency import GAME_STARTS, row_once
 from games.models import Game, League, name_key
 from games.rules import SEATS
 
@@ -41,7 +41,7 @@ def table_start(
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "as_match": as_match, "allow_similar": allow_similar}
     return row_once(
-        user=by, scope="games", key=idempotency_key, request=request, rows=Game.objects.all(),
+        user=by, scope=GAME_STARTS, key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: seat_and_start(game_type=game_type, seats=seats, by=by, league=league, options=options,
                                      as_match=as_match, allow_similar=allow_similar),
     )

@@ -64,7 +64,7 @@ def test_a_new_game_form_sent_twice_starts_one_game(owner_client, players, leagu
     from games.models import Game
 
     url = reverse("new-game") + f"?type=trumps&league={league.slug}"
-    form = owner_client.get(url).context["form"]
+    form = owner_client.get(url, follow=True).context["form"]
     data = {"idempotency_key": form["idempotency_key"].value(),
             **{f"seat_{seat}": str(player.pk) for seat, player in zip("NESW", players, strict=True)},
             "opt_target": "50", "opt_first_dealer": "N", "opt_double_scope": "all", "opt_match_tiebreak": "none"}

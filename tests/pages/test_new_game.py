@@ -1,5 +1,7 @@
 """Starting a game: choose game and league, then seats (picked or added), house rules, first dealer."""
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from django.urls import reverse
 
@@ -43,7 +45,7 @@ def test_anonymous_is_sent_to_sign_in(client):
 
 def test_options_are_prefilled_from_the_league_and_explained(owner_client, owner):
     league = league_create(name="House", by=owner, default_options={"spades": {"target": 300}})
-    response = owner_client.get(URL + f"?type=spades&league={league.slug}")
+    response = owner_client.get(URL + f"?type=spades&league={league.slug}", follow=True)
     form = response.context["form"]
     assert form["opt_target"].value() == 300
     assert "Points a side needs to win" in response.content.decode()
@@ -118,6 +120,108 @@ def test_trumps_offers_a_three_game_match(owner_client, players):
 
 def test_rematch_prefills_seats_and_options(owner_client, owner, seats, players):
     old = game_start(game_type="spades", seats=seats, by=owner, options={"target": 250, "allow_double_nil": True})
-    form = owner_client.get(URL + f"?type=spades&rematch={old.pk}").context["form"]
+    form = owner_client.get(URL + f"?type=spades&rematch={old.pk}", follow=True).context["form"]
     assert form["seat_E"].value() == str(players[1].pk)
     assert form["opt_target"].value() == 250 and form["opt_allow_double_nil"].value() == "true"
+
+
+# --- the start form's key belongs to the entry: its address ---------------------------------------------
+
+def entry_of(response) -> str:
+    return parse_qs(urlsplit(response["Location"]).query)["entry"][0]
+
+
+def test_a_visit_is_given_an_entry_and_the_entry_is_the_forms_key(owner_client, league):
+    first = owner_client.get(URL + f"?type=spades&league={league.slug}&rematch=7")
+    assert first.status_code == 302
+    entry = entry_of(first)
+    assert parse_qs(urlsplit(first["Location"]).query)["rematch"] == ["7"]
+    # Shown again (Back, a reload, the page cache): the same key, however often.
+    for _ in range(2):
+        again = owner_client.get(first["Location"])
+        assert again.status_code == 200 and again.context["form"]["idempotency_key"].value() == entry
+    # A new visit is a new entry.
+    assert entry_of(owner_client.get(URL + f"?type=spades&league={league.slug}")) != entry
+
+
+def test_a_made_up_entry_is_replaced(owner_client):
+    response = owner_client.get(URL + "?type=spades&entry=../../etc")
+    assert response.status_code == 302 and len(entry_of(response)) == 32
+
+
+def test_the_same_start_sent_twice_makes_one_game(owner_client, league, players):
+    page = owner_client.get(URL + f"?type=spades&league={league.slug}", follow=True)
+    key = page.context["form"]["idempotency_key"].value()
+    address = page.redirect_chain[-1][0]
+    data = seat_data(players, **spades_options(), idempotency_key=key)
+    first, second = owner_client.post(address, data), owner_client.post(address, data)
+    game = Game.objects.get()
+    assert first["Location"] == second["Location"] == reverse("table", args=[game.pk])
+
+
+def test_back_on_a_form_that_started_a_game_says_so(owner_client, league, players):
+    page = owner_client.get(URL + f"?type=spades&league={league.slug}", follow=True)
+    address = page.redirect_chain[-1][0]
+    key = page.context["form"]["idempotency_key"].value()
+    assert "already started" not in page.content.decode()
+    owner_client.post(address, seat_data(players, **spades_options(), idempotency_key=key))
+    game = Game.objects.get()
+    back = owner_client.get(address).content.decode()
+    assert "This page already started" in back and reverse("table", args=[game.pk]) in back
+    # Other seats sent with that key start nothing, and say why.
+    other = seat_data(list(reversed(players)), **spades_options(), idempotency_key=key)
+    refused = owner_client.post(address, other)
+    assert refused.status_code == 409 and Game.objects.count() == 1
+    assert "This page already started a game, with other seats or rules" in refused.content.decode()
+    assert "Start another game" in refused.content.decode()
+
+
+# --- where a new game most likely belongs --------------------------------------------------------------
+
+def test_new_game_goes_to_the_game_last_played_in_the_league_last_played_in(owner_client, owner, league, seats):
+    league_create(name="Another Club", by=owner)
+    game_start(game_type="smudge", seats=seats, by=owner, league=league)
+    response = owner_client.get(URL)
+    query = parse_qs(urlsplit(response["Location"]).query)
+    assert query["type"] == ["smudge"] and query["league"] == [league.slug] and query["entry"]
+
+
+def test_a_league_page_new_game_goes_to_its_usual_game(signed_in, scorekeeper, owner, league, seats):
+    # The scorekeeper never played here: the league's last game says what it plays.
+    game_start(game_type="trumps", seats=seats, by=owner, league=league)
+    response = signed_in(scorekeeper).get(URL + f"?league={league.slug}")
+    assert parse_qs(urlsplit(response["Location"]).query)["type"] == ["trumps"]
+
+
+def test_with_nothing_played_the_only_league_is_preselected(owner_client, league):
+    response = owner_client.get(URL)
+    assert response.status_code == 200 and response.context["form"]["league"].value() == league.slug
+
+
+def test_asked_to_choose_the_choice_is_shown(owner_client, owner, league, seats):
+    game_start(game_type="smudge", seats=seats, by=owner, league=league)
+    response = owner_client.get(URL + f"?choose=1&league={league.slug}")
+    assert response.status_code == 200 and response.context["form"]["league"].value() == league.slug
+    assert 'name="type" value="thieving_stink"' in response.content.decode()
+
+
+def test_a_casual_last_game_preselects_a_casual_game(owner_client, owner, league, seats):
+    game_start(game_type="spades", seats=seats, by=owner, league=league)
+    game_start(game_type="trumps", seats=seats, by=owner)
+    query = parse_qs(urlsplit(owner_client.get(URL)["Location"]).query)
+    assert query["type"] == ["trumps"] and "league" not in query
+
+
+# --- the house rules in one line ------------------------------------------------------------------------
+
+def test_the_house_rules_are_one_folded_line_with_what_differs(owner_client, owner):
+    league = league_create(name="House", by=owner, default_options={"spades": {"target": 300, "nil_value": 100}})
+    response = owner_client.get(URL + f"?type=spades&league={league.slug}", follow=True)
+    assert response.context["form"].rules_line() == "to 300 · North deals first · Nil value: 100"
+    page = response.content.decode()
+    assert '<details class="rules-line">' in page  # folded until asked for
+
+
+def test_a_refused_house_rule_unfolds_the_rules(owner_client, players):
+    response = owner_client.post(URL + "?type=spades", seat_data(players, **spades_options(opt_target="0")))
+    assert response.status_code == 400 and '<details class="rules-line" open>' in response.content.decode()

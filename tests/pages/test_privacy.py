@@ -37,7 +37,7 @@ def test_nothing_of_a_private_league_reaches_an_outsider(client, signed_in, stra
             assert visitor.get(url).status_code == 404, url
         home = visitor.get(reverse("home")).content.decode()
         assert "Back Room" not in home and "Sol" not in home
-    assert signed_in(stranger).get(reverse("new-game") + "?type=spades").context["form"].players == {}
+    assert signed_in(stranger).get(reverse("new-game") + "?type=spades", follow=True).context["form"].players == {}
 
 
 def test_a_private_league_page_is_private_to_caches(signed_in, owner, back_room, client, league):

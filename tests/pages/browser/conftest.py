@@ -84,10 +84,12 @@ def pick(page, field: str, label: str) -> None:
 
 
 def start_via_form(page, game_type: str, league_slug: str = "", *, target: int, match: bool = False) -> None:
-    """Start a game through the new-game form with Ann, Ben, Cat, Dan seated N, E, S, W."""
+    """Start a game through the new-game form with Ann, Ben, Cat, Dan seated N, E, S, W (tapped in seat
+    order), the target changed in the house rules."""
     page.goto(f"/games/new/?type={game_type}&league={league_slug}")
-    for seat, name in (("N", "Ann"), ("E", "Ben"), ("S", "Cat"), ("W", "Dan")):
-        page.locator(f"#id_seat_{seat}").select_option(label=name)
+    for name in ("Ann", "Ben", "Cat", "Dan"):
+        page.locator(".seat-chips").get_by_role("button", name=re.compile(rf"^{name}\b")).click()
+    page.locator("details.rules-line summary").click()
     page.get_by_label("Target", exact=True).fill(str(target))
     if match:
         page.get_by_label("Play a three-game match").check()

@@ -73,10 +73,11 @@ def test_a_club_from_nothing_to_its_first_hand(phone, browser, live_server):
         expect(keeper.get_by_text("Welcome to Thursday Club: you are now a scorekeeper of it.")).to_be_visible()
 
         keeper.locator(".section-head").get_by_role("link", name="New game").click()
-        pick(keeper, "type", "Spades")
+        # Nothing played yet: which game, in the league just joined.
         expect(keeper.get_by_label("League")).to_have_value("thursday-club")
-        keeper.get_by_role("button", name="Next: seats and rules").click()
-        expect(keeper.get_by_label("Target", exact=True)).to_have_value("300")
+        keeper.get_by_role("button", name="Spades").click()
+        # The league's house rules, in one line until asked for.
+        expect(keeper.locator("details.rules-line summary")).to_contain_text("to 300")
         for seat, name in (("N", "Ann"), ("E", "Ben"), ("S", "Cat"), ("W", "Dan")):
             keeper.locator(f"#id_new_{seat}").fill(name)
         keeper.get_by_role("button", name="Start the game").click()
