@@ -1,5 +1,7 @@
-# Scorekeeper. `make run` serves the site on http://127.0.0.1:8000/; `make test` runs every test.
+# Scorekeeper. `make run` serves the site on http://127.0.0.1:8000/ (`make run PORT=8001`: on another port);
+# `make test` runs every test.
 PYTHON ?= python3.11
+PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -38,7 +40,7 @@ $(NODE_STAMP): package.json package-lock.json
 run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 test: test-js test-python
 
