@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import policy, selectors, services
@@ -44,7 +45,13 @@ def players_context(request, league: League, **forms) -> dict:
 
 def league_players(request, slug: str):
     league = visible_league_or_404(request, slug)
-    return render(request, "leagues/players.html", players_context(request, league))
+    context = players_context(request, league)
+    added = request.GET.get("added", "")
+    if added.isdigit() and context["can_add"]:
+        # Back from adding a player: say so beside the form, and the name field is ready for the next one.
+        context["added"] = next((row["player"] for row in context["rows"] if row["player"].pk == int(added)), None)
+        context["add_form"].fields["name"].widget.attrs["autofocus"] = True
+    return render(request, "leagues/players.html", context)
 
 
 def again(request, league: League, status: int, **forms):
@@ -63,8 +70,9 @@ def league_player_add(request, slug: str):
                            allow_similar=form.cleaned_data["allow_similar"], by=request.user,
                            idempotency_key=form.cleaned_data["idempotency_key"] or None)
         if player is not None:
-            messages.success(request, f"{player.name} added.")
-            return redirect("league-players", slug=league.slug)
+            # No #fragment: a page opened at one skips autofocus, and the name field is what comes next.
+            return redirect(reverse("league-players", args=[league.slug]) + f"?added={player.pk}")
+    form.focus_first_error()
     return again(request, league, form.status, add_form=form)
 
 
