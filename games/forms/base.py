@@ -124,8 +124,8 @@ class HandForm(KeyedForm):
             # The hand's version as the page showed it: a correction of a hand changed since is refused.
             self.fields["version"] = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
             self.fields["reason"] = forms.CharField(
-                max_length=500, label="Reason for the correction",
-                help_text="Say what was wrong, e.g. “tricks for N and E were swapped”.",
+                required=False, max_length=500, label="Reason (optional)",
+                help_text="What was wrong, e.g. “tricks for N and E were swapped”: it is kept in the hand's trail.",
             )
         else:
             self.fields["expected_number"].initial = game.hand_count + 1
