@@ -267,6 +267,10 @@ REST_FRAMEWORK: dict[str, Any] = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Scorekeeper API",
     "DESCRIPTION": "Record and read card games (Spades, Smudge, Trumps, Thieving Stink), matches and leagues.",
+    "SWAGGER_UI_SETTINGS": {
+        # An operation's summary is one button: a link inside it could not be reached on its own.
+        "deepLinking": False,
+    },
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Request bodies get components of their own, so that they can say what a request may not hold

@@ -88,7 +88,7 @@ def test_members_cannot_add_players(signed_in, league, member):
 def test_a_member_claims_a_player_and_the_owner_confirms(signed_in, league, owner, member, players):
     client = signed_in(member)
     page = client.get(reverse("league-players", args=[league.slug])).content.decode()
-    assert 'aria-label="I am Ann"' in page
+    assert "That's me<span class=\"visually-hidden\">: I am Ann</span>" in page
     client.post(reverse("league-player-claim", args=[league.slug, players[0].pk]))
     assert "waiting for an organiser" in client.get(reverse("league-players", args=[league.slug])).content.decode()
     claim = PlayerClaim.objects.get()

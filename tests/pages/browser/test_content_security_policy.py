@@ -123,6 +123,6 @@ def test_the_table_page_scripts_still_run(watched, owner, league, seats):
 
 def test_the_api_documentation_draws_the_api_under_its_own_policy(watched, things, live_server):
     visit(watched, "/api/v1/docs/")
-    expect(watched.locator(".swagger-ui .info .title")).to_contain_text("Scorekeeper API")
+    expect(watched.get_by_role("heading", name="Scorekeeper API", level=1)).to_be_visible()
     expect(watched.get_by_text("/api/v1/games/{id}/hands/", exact=True).first).to_be_visible()
     assert watched.evaluate("window.__violations") == []
