@@ -180,3 +180,41 @@ def test_a_new_visit_is_a_new_entry(phone, club):
     phone.get_by_role("button", name="Start the game").click()
     at_the_table(phone)
     assert Game.objects.count() == 2
+
+
+@pytest.fixture
+def cached_phone(browser, live_server):
+    """A phone whose Back restores the page from the browser's back/forward cache, as a phone's browser does
+    (Playwright turns that cache off unless asked)."""
+    from .conftest import ARGS, CHROMIUM
+
+    kept = browser.browser_type.launch(executable_path=CHROMIUM, args=ARGS, headless=True,
+                                       ignore_default_args=["--disable-back-forward-cache"])
+    try:
+        from .conftest import phone_page
+
+        yield from phone_page(kept, live_server)
+    finally:
+        kept.close()
+
+
+def test_back_from_the_page_cache_then_start_again_makes_one_game(cached_phone, club):
+    page = cached_phone
+    sign_in(page, "owner")
+    page.goto(f"/games/new/?type=spades&league={club.slug}")
+    page.evaluate("window.shownBefore = true")
+    key = start_from_the_form(page)
+    first = Game.objects.get()
+    page.go_back(wait_until="commit")  # a page from the cache fires no load event
+    expect(page.get_by_role("heading", name="New Spades game")).to_be_visible()
+    # The very page left behind, seats and all, from the page cache: not asked for again.
+    assert page.evaluate("window.shownBefore === true"), "Back did not restore the page from the page cache"
+    assert page.locator("[name=idempotency_key]").input_value() == key
+    expect(page.locator(".seat-chips").get_by_role("button", name=re.compile(r"^Dan\b"))).to_have_attribute(
+        "aria-pressed", "true")
+    start = page.get_by_role("button", name="Start the game")
+    expect(start).not_to_have_attribute("aria-disabled", "true")  # not left "sending" by the first Start
+    start.click()
+    at_the_table(page)
+    assert page.url.endswith(f"/games/{first.pk}/")
+    assert Game.objects.count() == 1
