@@ -84,6 +84,25 @@ def test_a_league_game_with_four_known_players_starts_in_six_taps(phone, club, o
     assert taps == documented_start_taps()[ruleset.name], "docs/table.md's taps to start differ"
 
 
+def test_start_stays_in_view_in_a_club_of_two_dozen(phone, club, owner):
+    for number in range(16):
+        player_create(name=f"Member {number + 1}", by=owner, league=club)
+    sign_in(phone, "owner")
+    phone.goto(f"/games/new/?type=spades&league={club.slug}")
+    assert phone.locator(".seat-chips button").count() == 24
+    seat_by_chips(phone, TABLE)
+    start = phone.get_by_role("button", name="Start the game")
+    expect(start).to_be_in_viewport(ratio=1)
+    assert phone.evaluate("window.scrollY") == 0
+    # What lies under it is a scroll away, and tappable there: the last player, the house rules.
+    phone.locator(".seat-chips").get_by_role("button", name="Member 16").click()
+    expect(phone.locator(".seat-next")).to_contain_text("All four seats are taken")
+    phone.locator("details.rules-line summary").click()
+    expect(phone.get_by_label("Target", exact=True)).to_be_visible()
+    start.click()
+    at_the_table(phone)
+
+
 def test_another_game_than_the_last_one_is_one_tap_more(phone, club, owner, seats):
     game_start(game_type="spades", seats=seats, by=owner, league=club)
     sign_in(phone, "owner")
