@@ -44,22 +44,44 @@ function showWaiting(entries) {
 
 // While another phone's hand and one kept here disagree, the entry waits (its number would be a guess):
 // the review card comes into view with the focus, once, and the entry is back when the scorekeeper decides.
+// The cards are drawn again whenever the game or the hands kept here change (another phone's correction,
+// a send): a card drawn again while the focus was on it takes the focus back, and once the scorekeeper has
+// decided, the focus goes on to the entry's first choice.
 let reviewShown = null;
+let reviewFocused = false;
+document.addEventListener("focusin", (event) => {
+  reviewFocused = Boolean(event.target.closest && event.target.closest(".hand.kept.review"));
+});
+
+function focusLost() {
+  return !document.activeElement || document.activeElement === document.body;
+}
+
 function holdEntry(entries) {
   const review = entries.find((entry) => entry.state === "review");
   const entry = $("#entry");
+  const held = Boolean(entry && entry.hidden);
   if (entry) {
     entry.hidden = Boolean(review);
   }
   if (!review) {
     reviewShown = null;
+    if (held && reviewFocused && focusLost() && table.form) {
+      reviewFocused = false;
+      focusStep(table.form);
+    }
     return;
   }
   const card = $(`.hand.kept[data-key="${review.key}"]`);
-  if (card && reviewShown !== review.key) {
+  if (!card) {
+    return;
+  }
+  card.tabIndex = -1;
+  if (reviewShown !== review.key) {
     reviewShown = review.key;
-    card.tabIndex = -1;
     card.scrollIntoView({ block: "start" });
+    card.focus({ preventScroll: true });
+  } else if (reviewFocused && focusLost()) {
     card.focus({ preventScroll: true });
   }
 }

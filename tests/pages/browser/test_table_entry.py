@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Hand
-from games.services import game_start, hand_record, match_start
+from games.services import game_start, hand_correct, hand_record, match_start
 
 from .conftest import PHONE, sign_in
 from .network import DOWN, UP, Wifi
@@ -295,8 +295,15 @@ def test_a_hand_another_phone_recorded_first_is_brought_into_view_and_holds_the_
     # Until the scorekeeper decides, the entry does not guess which hand comes next.
     expect(page.locator("#entry")).to_be_hidden()
     expect(page.get_by_role("button", name=re.compile("^Record hand"))).to_be_hidden()
+    # The other phone corrects its hand meanwhile: the page shows it, and the review keeps the focus.
+    page.locator("#history-region").evaluate("(region) => { region.dataset.before = 'yes'; }")
+    hand_correct(game=game, number=1, record={**TRUMPS_MADE, "declarer": "E", "tricks": 9}, by=owner,
+                 reason="one more trick")
+    expect(page.locator("#history-region[data-before]")).to_have_count(0, timeout=15_000)
+    expect(review).to_be_focused()
     review.get_by_role("button", name="Send as hand 2").click()
     expect(page.locator("#outbox-status")).to_contain_text("Hand 2 recorded")
     expect(page.locator("#entry")).to_be_visible()
     expect(page.locator("#entry-title")).to_contain_text("Hand 3")
+    expect(page.locator("#entry :focus")).to_have_count(1)  # decided: on to the entry's first choice
     assert Game.objects.get(pk=game.pk).hand_count == 2
