@@ -7,8 +7,11 @@
   them, and the user who is that player): a player of private leagues only is invisible to outsiders.
 - League owners and scorekeepers record and correct hands in their league's games, and add players.
 - A casual game: its creator and the users the creator added as scorekeepers keep its score.
-- League owners manage the league: its settings, invitations, members and players (links, claims,
+- League owners manage the league: its settings, invitations, members and players (names, links, claims,
   merges). Nobody joins a league but by accepting an invitation.
+- A player belongs to one league (or to none, for casual games): a league's game seats only its own
+  players, so nobody can seat, rename, link, claim or merge a player another league holds. A person who
+  plays in two leagues is a player in each, both linked to their one account.
 - Login names are shown only to the members of a league (anyone else sees display names).
 """
 
@@ -188,7 +191,13 @@ def can_claim_player(user, league: League) -> bool:
 
 
 def can_edit_player(user, player) -> bool:
-    """A player's name: whoever created the player, the user linked to it, or a superuser."""
+    """A player's name: the user linked to it; for a league's player, the league's owners (whoever added it
+    may have left); for a player of no league, whoever created it. A superuser too."""
     if not user.is_authenticated:
         return False
-    return user.is_superuser or user.pk in (player.created_by_id, player.user_id)
+    if user.is_superuser or user.pk == player.user_id:
+        return True
+    leagues = list(player.leagues.all())
+    if leagues:
+        return any(can_manage_league(user, league) for league in leagues)
+    return user.pk == player.created_by_id

@@ -70,7 +70,8 @@ class League(models.Model):
     is_public = models.BooleanField(default=True, help_text="Public leagues can be read by anyone.")
     # Default house rules per game type, e.g. {"spades": {"target": 300}}; checked by the engine.
     default_options = models.JSONField(default=dict, blank=True)
-    # The league's players: those added to it, and everyone who sat in one of its games.
+    # The league's players: the only ones its games seat. A player is on one league's roster at most (a unique
+    # index on the roster's player, migration 0016): someone who plays in two leagues is a player in each.
     players = models.ManyToManyField(Player, blank=True, related_name="leagues")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -28,8 +28,13 @@ def league_options(league: League | None, game_type: str, options: Mapping[str, 
     return merged
 
 
-def seat_players(seats: Mapping[str, Any], by) -> dict[str, Player]:
-    """The four players by seat; each seat filled, by four different players that ``by`` may see."""
+def seat_players(seats: Mapping[str, Any], by, league: League | None = None) -> dict[str, Player]:
+    """The four players by seat; each seat filled, by four different players that ``by`` may see.
+
+    A league game seats only the league's own players: a player of another league (or of no league) is
+    refused as a player who does not exist would be, so starting a game is never a way to take another
+    league's player into one's own. (A new name typed at a league's table becomes the league's player.)
+    """
     if not isinstance(seats, Mapping) or set(seats) != set(SEATS):
         raise InvalidInput("seats needs a player for each of N, E, S and W", field="seats")
     ids = {}
@@ -41,10 +46,12 @@ def seat_players(seats: Mapping[str, Any], by) -> dict[str, Player]:
         ids[seat] = pk
     if len(set(ids.values())) != 4:
         raise InvalidInput("a player can sit in only one seat", field="seats")
-    players = policy.visible_players(by).in_bulk(list(ids.values()))
+    candidates = league.players.all() if league is not None else policy.visible_players(by)
+    players = candidates.in_bulk(list(ids.values()))
     for seat, pk in ids.items():
         if pk not in players:
-            raise InvalidInput(f"there is no player {pk} (seat {seat})", field=f"seats.{seat}")
+            where = f" in {league.name}" if league is not None else ""
+            raise InvalidInput(f"there is no player {pk}{where} (seat {seat})", field=f"seats.{seat}")
     return {seat: players[pk] for seat, pk in ids.items()}
 
 
@@ -78,19 +85,16 @@ def start(*, game_type, seats, by, league, options, first_dealer) -> Game:
     chosen = league_options(league, game_type, options)
     if first_dealer is not None:
         chosen["first_dealer"] = first_dealer
-    return new_game(game_type=game_type, players=seat_players(seats, by), by=by, league=league, options=chosen)
+    return new_game(game_type=game_type, players=seat_players(seats, by, league), by=by, league=league,
+                    options=chosen)
 
 
 def new_game(*, game_type, players: Mapping[str, Player], by, league, options, match=None,
              match_game_number=None) -> Game:
-    """Create the game row with its options complete and its totals at zero (no permission check).
-
-    Whoever sits at a league's table is one of the league's players from then on.
-    """
+    """Create the game row with its options complete and its totals at zero (no permission check, and
+    the players already checked: a league's game seats its own players, ``seat_players``)."""
     ruleset = ruleset_class(game_type)(options)
     state = ruleset.initial_state()
-    if league is not None:
-        league.players.add(*players.values())
     return Game.objects.create(
         game_type=game_type,
         league=league,

@@ -47,7 +47,7 @@ def start_match(*, game_type, seats, by, league, options, first_dealer) -> Match
         raise NotAllowed("only the league's owners and scorekeepers can start its games")
     if not ruleset_class(game_type).match_games:
         raise InvalidInput(f"{ruleset_class(game_type).name} is not played in matches", field="game_type")
-    players = seat_players(seats, by)
+    players = seat_players(seats, by, league)
     chosen = league_options(league, game_type, options)
     if first_dealer is not None:
         chosen["first_dealer"] = first_dealer

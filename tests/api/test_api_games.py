@@ -92,7 +92,7 @@ def several_games(start_game, owner, seats, players, league):
     game_set_public(game=casual, public=True, by=owner)
     start_game("spades", in_league=False)
     game_abandon(game=smudge, by=owner)
-    eve = player_create(name="Eve", by=owner)
+    eve = player_create(name="Eve", by=owner, league=league)
     other = game_start(game_type="thieving_stink", seats={**seats, "W": eve.pk}, by=owner, league=league)
     from games.models import Game
 

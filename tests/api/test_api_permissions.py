@@ -28,6 +28,9 @@ MEMBERS = {"owner": 202, "scorekeeper": 202, "member": 202, "stranger": 403, "an
 # A casual game is seen by its table only: to anyone else it is not there (404).
 CASUAL_CREATOR = {"owner": 200, "scorekeeper": 404, "member": 404, "stranger": 404, "anonymous": 401}
 
+# Another league's player, looked up in a league it is not in: not there, for everyone signed in.
+NOT_THEIRS = {"owner": 404, "scorekeeper": 404, "member": 404, "stranger": 404, "anonymous": 401}
+
 # (name, method, path, body, expected status per actor)
 WRITES = [
     ("create player", "post", "/api/v1/players/", lambda w: {"name": "Eve"}, ANY_USER),
@@ -73,6 +76,25 @@ WRITES = [
     ("patch hand", "patch", "/api/v1/games/{game}/hands/1/", lambda w: {"note": "checked"}, expect(200)),
     ("undo hand", "delete", "/api/v1/games/{game}/hands/1/", lambda w: None, expect(200)),
     ("abandon game", "post", "/api/v1/games/{game}/abandon/", lambda w: None, expect(200)),
+    # Taking over another league's players: the stranger owns a league of their own ("theirs") and tries to
+    # seat the Thursday Club's players at its table, then link, rename, merge and claim one of them. A game
+    # seats only its own league's players (a 400 as for a player that does not exist); the others do not find
+    # the player in their league (404), and a player's name is its league's owners'.
+    ("takeover: seat another league's players", "post", "/api/v1/games/",
+     lambda w: {"game_type": "spades", "league": w["theirs"], "seats": w["seats"]},
+     {"owner": 403, "scorekeeper": 403, "member": 403, "stranger": 400, "anonymous": 401}),
+    ("takeover: start a match with them", "post", "/api/v1/matches/",
+     lambda w: {"game_type": "trumps", "league": w["theirs"], "seats": w["seats"]},
+     {"owner": 403, "scorekeeper": 403, "member": 403, "stranger": 400, "anonymous": 401}),
+    ("takeover: link another league's player", "post", "/api/v1/leagues/{theirs}/players/{player}/link/",
+     lambda w: {"username": "stranger"}, NOT_THEIRS),
+    ("takeover: rename another league's player", "patch", "/api/v1/players/{player}/", lambda w: {"name": "Mine"},
+     expect(200, **OWNER_ONLY)),
+    ("takeover: merge one's own player into theirs", "post", "/api/v1/leagues/{theirs}/players/merge/",
+     lambda w: {"keep": w["player"], "merge": w["their_player"]},
+     {"owner": 403, "scorekeeper": 403, "member": 403, "stranger": 404, "anonymous": 401}),
+    ("takeover: claim another league's player", "post", "/api/v1/leagues/{theirs}/players/{player}/claim/",
+     lambda w: None, NOT_THEIRS),
 ]
 
 
@@ -100,9 +122,12 @@ def built(django_db_setup, django_db_blocker):
         spades = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"target": 200})
         hand_record(game=spades, record=SPADES_HAND, by=owner)
         extra = player_create(name="Extra", by=owner, league=league)
+        theirs = league_create(name="Fridays", by=people["stranger"])
+        their_player = player_create(name="Zoe", by=people["stranger"], league=theirs)
         claimed = player_create(name="Claimed", by=owner, league=league)
         world = {
             "league": league.pk, "seats": seats, "player": players[0].pk, "game": spades.pk, "extra": extra.pk,
+            "theirs": theirs.pk, "their_player": their_player.pk,
             "invitation": invitation_create(league=league, role="member", by=owner).pk,
             "link": invitation_create(league=league, role="scorekeeper", max_uses=10, by=owner).token,
             "for_stranger": invitation_create(league=league, role="member", by=owner,
@@ -177,14 +202,16 @@ def test_private_league_writes_are_404_for_a_stranger(client_for, world, private
 def test_private_league_is_visible_to_its_member(client_for, world, private_league, member):
     client = client_for(member)
     assert client.get(f"/api/v1/games/{world['game']}/").status_code == 200
-    assert [league["id"] for league in client.get("/api/v1/leagues/").json()["results"]] == [world["league"]]
+    # The stranger's own public league is listed beside it.
+    leagues = {league["id"] for league in client.get("/api/v1/leagues/").json()["results"]}
+    assert leagues == {world["league"], world["theirs"]}
 
 
 def test_private_league_is_left_out_of_lists(client_for, world, private_league, stranger):
-    client = client_for(stranger)
-    assert client.get("/api/v1/leagues/").json()["count"] == 0
+    client = client_for(stranger)  # who sees only their own league and its player
+    assert [league["id"] for league in client.get("/api/v1/leagues/").json()["results"]] == [world["theirs"]]
     assert client.get("/api/v1/games/").json()["count"] == 0
-    assert client.get("/api/v1/players/").json()["count"] == 0
+    assert [player["id"] for player in client.get("/api/v1/players/").json()["results"]] == [world["their_player"]]
     assert client.get("/api/v1/matches/").json()["count"] == 0
 
 

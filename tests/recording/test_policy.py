@@ -8,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser
 from games import policy
 from games.errors import InvalidInput, NotAllowed
 from games.models import Game
-from games.services import game_start, league_create, league_set_member
+from games.services import game_start, league_create, league_set_member, player_create
 from tests.conftest import join
 
 
@@ -27,8 +27,9 @@ def private_league(owner):
         ("anonymous", False, False, False),
     ],
 )
-def test_the_permission_matrix_in_a_private_league(private_league, owner, seats, make_user, who, view, score,
-                                                   manage):
+def test_the_permission_matrix_in_a_private_league(private_league, owner, make_user, who, view, score, manage):
+    seats = {seat: player_create(name=name, by=owner, league=private_league).pk
+             for seat, name in zip("NESW", ("Ann", "Ben", "Cat", "Dan"), strict=True)}
     game = game_start(game_type="spades", seats=seats, by=owner, league=private_league)
     if who == "anonymous":
         user = AnonymousUser()
@@ -77,8 +78,10 @@ def test_only_owners_manage_members_and_a_league_keeps_an_owner(league, owner, s
         league_set_member(league=league, user=owner, role="member", by=owner)
 
 
-def test_league_house_rules_fill_a_new_games_options(owner, seats):
+def test_league_house_rules_fill_a_new_games_options(owner):
     league = league_create(name="Short Games", by=owner, default_options={"spades": {"target": 300}})
+    seats = {seat: player_create(name=name, by=owner, league=league).pk
+             for seat, name in zip("NESW", ("Ann", "Ben", "Cat", "Dan"), strict=True)}
     game = game_start(game_type="spades", seats=seats, by=owner, league=league, options={"nil_value": 100})
     assert (game.options["target"], game.options["nil_value"], game.options["bag_limit"]) == (300, 100, 10)
 
