@@ -100,7 +100,7 @@ def bench_fixtures(clients: int) -> tuple[str, list[int]]:
 
     user = get_user_model().objects.create_user(username=f"bench-{time.time_ns()}", password="bench-password-x1")
     league = league_create(name=f"Bench recording {time.time_ns()}", by=user)
-    people = [player_create(name=f"Recorder {n}", by=user) for n in range(4)]
+    people = [player_create(name=f"Recorder {n}", by=user, league=league) for n in range(4)]
     seats = {seat: person.pk for seat, person in zip("NESW", people, strict=True)}
     games = [game_start(game_type="spades", seats=seats, by=user, league=league,
                         options={"target": 1_000_000, "lose_at": None}).pk for _ in range(clients)]

@@ -35,7 +35,7 @@ def setup(players: int) -> dict[str, Any]:
 
     user = get_user_model().objects.create_user(username=f"loadtest-{secrets.token_hex(4)}", password=PASSWORD)
     league = league_create(name=f"Load night {secrets.token_hex(3)}", by=user)
-    people = [player_create(name=f"Load player {n}", by=user).pk for n in range(players)]
+    people = [player_create(name=f"Load player {n}", by=user, league=league).pk for n in range(players)]
     token, _ = Token.objects.get_or_create(user=user)
     return {"username": user.username, "token": token.key, "league_id": league.pk, "players": people}
 

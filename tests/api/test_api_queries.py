@@ -74,10 +74,10 @@ def fill_league(league, owner, players, games: int) -> None:
 
 
 @pytest.fixture
-def roster(owner):
+def roster(owner, private_league):
     from games.services import player_create
 
-    return [player_create(name=f"Player {n}", by=owner) for n in range(12)]
+    return [player_create(name=f"Player {n}", by=owner, league=private_league) for n in range(12)]
 
 
 @pytest.mark.parametrize(("size", "games"), [(4, 1), (12, 15)])

@@ -18,7 +18,7 @@ SMUDGE = {"bidder": "N", "bid": 2, "high": "NS", "low": "NS", "jack": "NS", "gam
 def crowded(league, owner):
     """Twelve players and fifteen Smudge games (to 4: one hand each) between random tables; standings computed."""
     rng = random.Random(8)
-    people = [player_create(name=f"Player {n:02}", by=owner) for n in range(12)]
+    people = [player_create(name=f"Player {n:02}", by=owner, league=league) for n in range(12)]
     for _ in range(15):
         seats = dict(zip("NESW", (person.pk for person in rng.sample(people, 4)), strict=True))
         game = game_start(game_type="smudge", seats=seats, by=owner, league=league, options={"target": 4})

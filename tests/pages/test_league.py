@@ -149,7 +149,7 @@ def test_league_page_queries_are_fixed(owner_client, league, owner, finish, reco
                                        django_assert_max_num_queries):
     from games.services import player_create
 
-    people = [player_create(name=f"Player {n}", by=owner) for n in range(4 * tables)]
+    people = [player_create(name=f"Player {n}", by=owner, league=league) for n in range(4 * tables)]
     for n in range(games):
         table = people[4 * (n % tables): 4 * (n % tables) + 4]
         finish("trumps", seats=dict(zip("NESW", (p.pk for p in table), strict=True)))

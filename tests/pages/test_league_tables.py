@@ -30,7 +30,7 @@ def crowded(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), transaction.atomic():
         owner = get_user_model().objects.create_user(username="crowd-owner", password=None)
         league = league_create(name="Crowded Club", by=owner)
-        people = [player_create(name=f"Player {n:02}", by=owner) for n in range(60)]
+        people = [player_create(name=f"Player {n:02}", by=owner, league=league) for n in range(60)]
         for _ in range(90):
             table = rng.sample(people, 4)
             game = game_start(game_type="smudge", seats=dict(zip("NESW", [person.pk for person in table], strict=True)),

@@ -55,11 +55,11 @@ def play_game(owner, seats, league):
 
 
 @pytest.fixture
-def make_player(owner):
+def make_player(owner, league):
     from games.services import player_create
 
     def make(name: str):
-        return player_create(name=name, by=owner)
+        return player_create(name=name, by=owner, league=league)
 
     return make
 

@@ -42,7 +42,7 @@ def club(league, owner, seats, players, make_user):
 
     join(league, make_user("sam"), "scorekeeper", owner)
     people = {player.name: player.pk for player in players}
-    people.update({name: player_create(name=name, by=owner).pk for name in ("Eve", "Fin")})
+    people.update({name: player_create(name=name, by=owner, league=league).pk for name in ("Eve", "Fin")})
     for names, winner in SPADES_RESULTS:
         seating = {seat: people[name] for seat, name in zip("NESW", names, strict=True)}
         game = game_start(game_type="spades", seats=seating, by=owner, league=league, options={"target": 100})
