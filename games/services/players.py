@@ -1,8 +1,9 @@
 """Players: adding and renaming them, linking them to the people they are, merging duplicates.
 
-A player belongs to the leagues they play in (``League.players``) and may be claimed by a user:
-the organiser links a player to a member's account, or a member claims an unclaimed player and
-an owner approves. A user is at most one player in a league.
+A player belongs to one league (``League.players``; a unique index keeps a player on one roster), or to
+none: someone for casual games. A player may be claimed by a user: the organiser links a player to a
+member's account, or a member claims an unclaimed player and an owner approves. A user is at most one
+player in a league; someone who plays in two leagues is a player in each, linked to their one account.
 """
 
 from __future__ import annotations
@@ -75,9 +76,11 @@ def create(*, name: str, by, league: League | None = None, allow_similar: bool =
 
 
 def player_update(*, player: Player, by, name: str | None = None) -> Player:
-    """Rename a player (``name=None`` changes nothing). Whoever added the player, or the player."""
+    """Rename a player (``name=None`` changes nothing): see ``policy.can_edit_player``."""
     if not policy.can_edit_player(by, player):
-        raise NotAllowed("only whoever added this player (or the player) can rename them")
+        league = player.leagues.first()
+        whose = f"{league.name}'s owners" if league is not None else "whoever added them"
+        raise NotAllowed(f"only {whose} (or the player) can rename {player.name}")
     if name is None:
         return player
     player.name = checked_name(name)

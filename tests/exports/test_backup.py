@@ -90,6 +90,9 @@ def test_restoring_makes_a_new_league_rescored_with_a_report(owner_page, owner, 
     games = list(Game.objects.filter(league=restored).prefetch_related("hands"))
     assert sorted(game.status for game in games) == ["finished", "in_progress"]
     assert all(game_mismatches(game) == [] for game in games)
+    # The backup's players are the restored league's own, new ones: its games seat them and no other.
+    assert {pk for game in games for pk in game.seat_ids.values()} == set(restored.players.values_list("pk", flat=True))
+    assert not restored.players.filter(pk__in=league.players.values("pk")).exists()
     assert Standing.objects.filter(league=restored, game_type="spades").exists()  # standings computed after
     page = owner_page.get(response["Location"]).content.decode()
     assert ("Thursday Club is restored. Imported 4 players, 2 games (2 Spades) with 3 hands; 1 finished, "

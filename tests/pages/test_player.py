@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from games.rules import game_types
-from games.services import game_start, league_create
+from games.services import game_set_public, game_start, league_create
+from tests.conftest import join
 
 pytestmark = pytest.mark.django_db
 
@@ -46,18 +47,26 @@ def test_a_loser_ranks_below(client, finish, recompute, players):
     assert card["results"]["won"] == 0 and card["results"]["streak"] == "L1"
 
 
-def test_private_leagues_ratings_and_games_show_only_to_members(client, signed_in, owner, member, seats, players,
-                                                                finish, recompute, league, stranger):
+def test_private_leagues_ratings_and_games_show_only_to_members(client, signed_in, owner, make_user, finish,
+                                                                recompute, stranger):
+    from games.services import league_set_member, player_create, player_link
+
     private = league_create(name="Secret", by=owner, is_public=False)
-    finish("trumps", league=private)
-    finish("trumps")
+    eve = make_user("eve")
+    join(private, eve, "member", owner)
+    table = [player_create(name=name, by=owner, league=private) for name in ("Eve", "Fay", "Gus", "Hal")]
+    player_link(league=private, player=table[0], user=eve, by=owner)
+    finish("trumps", league=private, seats={seat: p.pk for seat, p in zip("NESW", table, strict=True)})
     recompute(private)
-    recompute()
-    url = reverse("player", args=[players[0].pk])
-    assert {slug for slug, _ in cards_of(client.get(url))} == {league.slug}
-    assert {slug for slug, _ in cards_of(signed_in(stranger).get(url))} == {league.slug}
-    assert len(signed_in(stranger).get(url).context["games"]) == 1
-    assert {slug for slug, _ in cards_of(signed_in(owner).get(url))} == {league.slug, private.slug}
+    url = reverse("player", args=[table[0].pk])
+    assert client.get(url).status_code == 404
+    assert signed_in(stranger).get(url).status_code == 404
+    assert {slug for slug, _ in cards_of(signed_in(owner).get(url))} == {private.slug}
+    assert len(signed_in(owner).get(url).context["games"]) == 1
+    # Eve leaves the league: she still sees the player she is, but nothing of the private league's.
+    league_set_member(league=private, user=eve, role=None, by=eve)
+    mine = signed_in(eve).get(url)
+    assert mine.status_code == 200 and mine.context["cards"] == [] and mine.context["games"] == []
 
 
 def test_casual_games_are_listed_but_not_rated(signed_in, owner, seats, players):
@@ -76,20 +85,20 @@ def test_unknown_player_is_404(client):
     assert client.get(reverse("player", args=[999999])).status_code == 404
 
 
-@pytest.mark.parametrize(("leagues", "games"), [(1, 1), (3, 6)])
-def test_player_page_queries_are_fixed(client, owner, finish, recompute, players, leagues, games,
+@pytest.mark.parametrize(("game_types", "games"), [(1, 1), (4, 3)])
+def test_player_page_queries_are_fixed(client, owner, league, finish, recompute, players, game_types, games,
                                        django_assert_max_num_queries):
-    for n in range(leagues):
-        other = league_create(name=f"League {n}", by=owner)
-        for game_type in ("spades", "trumps")[: 1 + n % 2]:
-            for _ in range(games):
-                finish(game_type, league=other)
-        recompute(other)
+    for game_type in ("spades", "smudge", "trumps", "thieving_stink")[:game_types]:
+        for _ in range(games):
+            finish(game_type)
+            game_set_public(game=finish(game_type, league=None), public=True, by=owner)
+    recompute()
     # Player, whether the visitor may see them, their standings, ratings and history, figures, games, and for
     # partners and opponents: the leagues to choose from and the games counted.
     with django_assert_max_num_queries(9):
         response = client.get(reverse("player", args=[players[0].pk]))
-    assert len(response.context["cards"]) == sum(1 + n % 2 for n in range(leagues))
+    assert len(response.context["cards"]) == game_types
+    assert len(response.context["games"]) == 2 * game_types * games
 
 
 # --- partners and opponents ---------------------------------------------------------------------------
@@ -118,37 +127,52 @@ def test_partners_and_opponents_with_the_best_partnership_called_out(client, fin
         assert f'<a href="{reverse("player", args=[other.pk])}">{other.name}</a>' in page
 
 
-def test_a_private_leagues_games_are_not_counted_for_outsiders(client, signed_in, owner, stranger, players, finish):
-    secret = league_create(name="Secret", by=owner, is_public=False)
+def test_games_the_visitor_cannot_see_are_not_counted(client, signed_in, owner, stranger, league, players, finish):
     finish("smudge")
-    finish("smudge", league=secret)
+    finish("smudge", league=None)  # a casual game the owner has not shared
     url = reverse("player", args=[players[0].pk])
     assert records_of(client.get(url))["smudge"]["played"] == 1
     assert records_of(signed_in(stranger).get(url))["smudge"]["played"] == 1
+    assert records_of(signed_in(owner).get(url))["smudge"]["played"] == 2
+    assert [entry["slug"] for entry in signed_in(owner).get(url).context["records"]["leagues"]] == [league.slug]
+
+
+def test_a_private_leagues_games_are_not_counted_for_outsiders(signed_in, owner, make_user, finish):
+    from games.services import league_set_member, player_create
+
+    secret = league_create(name="Secret", by=owner, is_public=False)
+    former = make_user("former")
+    join(secret, former, "scorekeeper", owner)
+    table = [player_create(name=name, by=former, league=secret) for name in ("Eve", "Fay", "Gus", "Hal")]
+    finish("smudge", league=secret, seats={seat: p.pk for seat, p in zip("NESW", table, strict=True)})
+    url = reverse("player", args=[table[0].pk])
     response = signed_in(owner).get(url)
-    assert records_of(response)["smudge"]["played"] == 2
-    # The league filter lists only the leagues the visitor may see.
-    assert [entry["slug"] for entry in response.context["records"]["leagues"]] == ["secret", "thursday-club"]
-    assert signed_in(stranger).get(url).context["records"]["leagues"] == [
-        {"pk": response.context["records"]["leagues"][1]["pk"], "slug": "thursday-club", "name": "Thursday Club"}]
+    assert records_of(response)["smudge"]["played"] == 1
+    assert response.context["records"]["leagues"] == [{"pk": secret.pk, "slug": "secret", "name": "Secret"}]
+    # Whoever added a player sees them after leaving the league, but neither its games nor its name.
+    league_set_member(league=secret, user=former, role=None, by=former)
+    response = signed_in(former).get(url)
+    assert response.status_code == 200 and records_of(response) == {}
+    assert response.context["records"]["leagues"] == []
+    assert "Secret" not in response.content.decode()
 
 
-def test_the_filters_choose_a_league_and_a_game(client, owner, players, finish):
-    other = league_create(name="Other", by=owner)
+def test_the_filters_choose_a_league_and_a_game(client, owner, league, players, finish):
     finish("smudge")
     finish("trumps")
-    finish("trumps", league=other)
+    game_set_public(game=finish("trumps", league=None), public=True, by=owner)  # a casual game, shared
     url = reverse("player", args=[players[0].pk])
     assert {kind: table["played"] for kind, table in records_of(client.get(url)).items()} == {"smudge": 1, "trumps": 2}
-    chosen = client.get(url, {"league": other.slug, "type": "trumps"})
+    chosen = client.get(url, {"league": league.slug, "type": "trumps"})
     assert {kind: table["played"] for kind, table in records_of(chosen).items()} == {"trumps": 1}
     page = chosen.content.decode()
-    assert f'<option value="{other.slug}" selected>' in page and '<option value="trumps" selected>' in page
+    assert f'<option value="{league.slug}" selected>' in page and '<option value="trumps" selected>' in page
     # Anything else is no filter at all, never an error.
     for query in ({"league": "nowhere", "type": "poker"}, {"league": "", "type": ""}, {"type": ["x", "y"]}):
         response = client.get(url, query)
         assert response.status_code == 200
         assert set(records_of(response)) == {"smudge", "trumps"}
+        assert records_of(response)["trumps"]["played"] == 2
 
 
 def test_a_game_type_with_no_games_says_so(client, players, finish):

@@ -74,6 +74,18 @@ def make_seats():
 
 
 @pytest.fixture
+def new_table(owner, make_seats):
+    """Four new players of a league, seated N, E, S, W (a league's games seat only its own players)."""
+    from games.services import player_create
+
+    def make(league) -> dict[str, int]:
+        names = ("Eve", "Fay", "Gus", "Hal")
+        return make_seats(*(player_create(name=name, by=owner, league=league) for name in names))
+
+    return make
+
+
+@pytest.fixture
 def recompute(league):
     from games.standings.services import league_standings_recompute
 

@@ -42,10 +42,10 @@ def test_rebuild_restores_lost_or_damaged_rows(league, players, play_game, recom
     assert "1/1" in err.getvalue()  # the progress bar
 
 
-def test_rebuild_one_league(league, owner, players, play_game):
+def test_rebuild_one_league(league, owner, players, new_table, play_game):
     other = league_create(name="Friday Club", by=owner)
     play_game("smudge", winner="NS")
-    play_game("smudge", winner="NS", league=other)
+    play_game("smudge", winner="NS", league=other, seats=new_table(other))
     call_command("rebuild_standings", "--league", other.slug, "--no-progress", stdout=StringIO())
     assert Standing.objects.filter(league=other).exists()
     assert not Standing.objects.filter(league=league).exists()

@@ -67,11 +67,14 @@ def test_abandoned_and_unfinished_games_do_not_count(league, players, owner, sea
     assert PlayerFigures.objects.get(league=league, player=players[1]).counts == {"stack_holds": 1, "stack_cards": 4}
 
 
-def test_casual_games_and_other_leagues_do_not_count(league, owner, players, play_game, recompute):
+def test_casual_games_and_other_leagues_do_not_count(league, owner, players, seats, new_table, play_game,
+                                                    recompute):
     from games.services import league_create
 
     other = league_create(name="Friday Club", by=owner)
-    play_game("trumps", league=other)
+    play_game("trumps", league=other, seats=new_table(other))
+    casual = game_start(game_type="trumps", seats=seats, by=owner, options={"target": 5})
+    assert hand_record(game=casual, record=ONE_HAND["trumps"]["NS"], by=owner).game.status == "finished"
     summary = recompute()
     assert summary.games == 0
     assert not Standing.objects.filter(league=league).exists()
