@@ -135,6 +135,14 @@ def players(owner, league):
     return [player_create(name=name, by=owner, league=league) for name in ("Ann", "Ben", "Cat", "Dan")]
 
 
+def table_in(league, by) -> dict[str, int]:
+    """Four new players of ``league``, seated N, E, S, W: a league's games seat only its own players."""
+    from games.services import player_create
+
+    names = ("Ann", "Ben", "Cat", "Dan")
+    return {seat: player_create(name=name, by=by, league=league).pk for seat, name in zip("NESW", names, strict=True)}
+
+
 @pytest.fixture
 def seats(players):
     return {seat: player.pk for seat, player in zip("NESW", players, strict=True)}

@@ -59,19 +59,22 @@ def test_partners_opponents_and_the_best_partnership(anonymous, play, players):
 
 def test_a_private_leagues_games_count_only_for_its_members(client_for, anonymous, owner, stranger, member, play,
                                                             players):
+    # Ann plays in the public league and in a private one: a player in each (a player belongs to one league).
     secret = league_create(name="Secret", by=owner, is_public=False)
+    in_secret = [player_create(name=player.name, by=owner, league=secret) for player in players]
     play("smudge")
-    play("smudge", league=secret)
-    play("smudge", league=secret)
+    play("smudge", league=secret, seats=dict(zip("NESW", (player.pk for player in in_secret), strict=True)))
+    play("smudge", league=secret, seats=dict(zip("NESW", (player.pk for player in in_secret), strict=True)))
     for outsider in (anonymous, client_for(stranger), client_for(member)):
         [smudge] = outsider.get(url(players[0])).json()["game_types"]
         assert smudge["played"] == 1
+        assert outsider.get(url(in_secret[0])).status_code == 404
         # Naming the private league is refused exactly as a league that does not exist.
         refused = outsider.get(url(players[0], f"league={secret.pk}"))
         assert refused.status_code == 400 and refused.json()["league"] == [f"there is no league {secret.pk}"]
-    [smudge] = client_for(owner).get(url(players[0])).json()["game_types"]
-    assert smudge["played"] == 3
-    body = client_for(owner).get(url(players[0], f"league={secret.pk}")).json()
+    [smudge] = client_for(owner).get(url(in_secret[0])).json()["game_types"]
+    assert smudge["played"] == 2
+    body = client_for(owner).get(url(in_secret[0], f"league={secret.pk}")).json()
     assert body["filters"]["league"] == secret.pk and body["game_types"][0]["played"] == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.services import game_start, hand_record, league_create
+from games.services import game_start, hand_record, league_create, player_create
 from games.standings.services import league_standings_recompute
 
 pytestmark = pytest.mark.django_db
@@ -128,19 +128,26 @@ def test_unknown_player_ratings_are_a_404(anonymous):
 
 @pytest.mark.parametrize("path", ["/api/v1/players/{id}/", "/api/v1/players/{id}/ratings/"])
 def test_private_leagues_ratings_and_figures_show_only_to_members(client_for, played, private_league, players,
-                                                                   owner, seats, member, stranger, path):
+                                                                   owner, member, stranger, path):
+    # The four play in the private league and in a public one too: a player in each (one league per player).
     public = league_create(name="Open Night", by=owner)
-    play_spades(public, seats, owner)
+    in_public = [player_create(name=player.name, by=owner, league=public) for player in players]
+    play_spades(public, {seat: player.pk for seat, player in zip("NESW", in_public, strict=True)}, owner)
     league_standings_recompute(league_id=public.pk)
-    url = path.format(id=players[0].pk)
 
-    def leagues_seen(user) -> set[str]:
-        body = client_for(user).get(url).json()
+    def leagues_seen(user, player) -> set[str] | int:
+        response = client_for(user).get(path.format(id=player.pk))
+        if response.status_code != 200:
+            return response.status_code
+        body = response.json()
         ratings = body if isinstance(body, list) else body["ratings"]
         seen = {rating["league"]["slug"] for rating in ratings}
         if isinstance(body, dict):
             assert {row["league"]["slug"] for row in body["figures"]} == seen
         return seen
 
-    assert leagues_seen(None) == leagues_seen(stranger) == {"open-night"}
-    assert leagues_seen(member) == {"open-night", played.slug}
+    for outsider in (None, stranger):
+        assert leagues_seen(outsider, in_public[0]) == {"open-night"}
+        assert leagues_seen(outsider, players[0]) == 404
+    assert leagues_seen(member, in_public[0]) == {"open-night"}
+    assert leagues_seen(member, players[0]) == {played.slug}

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games.services import game_start, hand_record, league_create
+from tests.conftest import table_in
 
 pytestmark = pytest.mark.django_db
 
@@ -22,9 +23,9 @@ def test_my_games_in_progress_come_first(owner_client, start_game, owner):
     assert reverse("table", args=[live.pk]) in page
 
 
-def test_a_strangers_home_has_no_private_games(signed_in, stranger, owner, seats):
+def test_a_strangers_home_has_no_private_games(signed_in, stranger, owner):
     private = league_create(name="Secret", by=owner, is_public=False)
-    game_start(game_type="spades", seats=seats, by=owner, league=private)
+    game_start(game_type="spades", seats=table_in(private, owner), by=owner, league=private)
     response = signed_in(stranger).get(reverse("home"))
     assert response.context["in_progress"] == [] and "Secret" not in response.content.decode()
 

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games.services import game_start, hand_record, league_create
+from tests.conftest import table_in
 
 pytestmark = pytest.mark.django_db
 
@@ -29,9 +30,9 @@ def test_board_fragment_changes_after_a_hand_and_answers_304_when_unchanged(clie
     assert "Hand 1:" in second.content.decode()
 
 
-def test_private_game_live_is_404_for_strangers(signed_in, stranger, owner, seats):
+def test_private_game_live_is_404_for_strangers(signed_in, stranger, owner):
     private = league_create(name="Hidden", by=owner, is_public=False)
-    game = game_start(game_type="spades", seats=seats, by=owner, league=private)
+    game = game_start(game_type="spades", seats=table_in(private, owner), by=owner, league=private)
     client = signed_in(stranger)
     assert client.get(reverse("live", args=[game.pk])).status_code == 404
     assert client.get(reverse("live-board", args=[game.pk])).status_code == 404

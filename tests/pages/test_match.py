@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games.models import Game
 from games.services import hand_record, league_create, match_start
+from tests.conftest import table_in
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +39,9 @@ def test_table_page_links_to_its_match(owner_client, owner, seats):
     assert reverse("match", args=[match.pk]) in owner_client.get(reverse("table", args=[game.pk])).content.decode()
 
 
-def test_private_match_is_404_for_strangers(signed_in, stranger, owner, seats):
+def test_private_match_is_404_for_strangers(signed_in, stranger, owner):
     private = league_create(name="Secret", by=owner, is_public=False)
-    match = match_start(game_type="trumps", seats=seats, by=owner, league=private)
+    match = match_start(game_type="trumps", seats=table_in(private, owner), by=owner, league=private)
     assert signed_in(stranger).get(reverse("match", args=[match.pk])).status_code == 404
 
 

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games.rules import game_types
 from games.services import hand_record, league_create
+from tests.conftest import table_in
 
 pytestmark = pytest.mark.django_db
 
@@ -49,11 +50,11 @@ def test_scorekeeper_gets_the_form(signed_in, scorekeeper, start_game):
     assert "Record hand 1" in page
 
 
-def test_private_league_game_is_404_for_a_stranger(signed_in, stranger, owner, seats, client):
+def test_private_league_game_is_404_for_a_stranger(signed_in, stranger, owner, client):
     from games.services import game_start
 
     private = league_create(name="Secret", by=owner, is_public=False)
-    game = game_start(game_type="spades", seats=seats, by=owner, league=private)
+    game = game_start(game_type="spades", seats=table_in(private, owner), by=owner, league=private)
     assert signed_in(stranger).get(reverse("table", args=[game.pk])).status_code == 404
     client.logout()
     assert client.get(reverse("table", args=[game.pk])).status_code == 404

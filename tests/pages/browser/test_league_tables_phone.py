@@ -33,7 +33,7 @@ def long_tables(league, owner):
     # in every game and the rest finding nothing new, instead of one fold a game.
     rng = random.Random(4)
     with transaction.atomic():
-        people = [player_create(name=f"{rng.choice(NAMES)} {n}", by=owner) for n in range(24)]
+        people = [player_create(name=f"{rng.choice(NAMES)} {n}", by=owner, league=league) for n in range(24)]
         for game_type in HANDS:
             for _ in range(14):
                 seats = dict(zip("NESW", (person.pk for person in rng.sample(people, 4)), strict=True))
