@@ -11,8 +11,9 @@ engine), inserted in bulk. Then it times:
   folds the new game into the stored rows, and the same update run again (nothing new);
 - corrections of counted games, each through the services and followed by the task: an undo in the
   last game counted, the hand recorded again, a correction in the middle game and one in the first
-  game of the league (which relearns the ratings of its game type from the start); and checks that
-  the rows they left are exactly those of a full rebuild;
+  game of the league (the same winners: no rating moves), and the winner of the league's second game
+  changed (every rating of its type after it is learned again); each says when the tables were right
+  and when the ratings were; and checks that the rows they left are exactly those of a full rebuild;
 - the standings read (a page of every table, and every line) and a player's ratings.
 
 Without ``DATABASE_URL`` it works in a throwaway SQLite file; with it, in that database (the
@@ -150,8 +151,8 @@ def rebuild_phases(league: League) -> list[tuple[str, float, float]]:
         lines = phase("tables", lambda: league_table(facts.games, facts.matches))
         ratings = phase("ratings (OpenSkill)", lambda: league_ratings(facts.games, facts.matches))
         figures, _ = phase("read and decode every hand, add up the figures", lambda: figures_of(scope, facts))
-        phase("write the rows", lambda: replace_rows(scope, lines, ratings, figures, timezone.now(),
-                                                     rows.prints()))
+        phase("write the rows", lambda: replace_rows(scope, lines, ratings, figures.players(facts.seats),
+                                                     timezone.now(), rows.prints(facts, figures)))
         if connection.vendor == "postgresql":
             # The rows' foreign keys (to the league, players, games, matches) are checked at commit, one
             # look-up per key per row; here they are checked at once, as the commit would.
@@ -162,7 +163,8 @@ def rebuild_phases(league: League) -> list[tuple[str, float, float]]:
 
 
 def corrections(league: League, people: list[Player], report: dict) -> None:
-    """Corrections of counted games, each followed by the standings task, as a scorekeeper would make them."""
+    """Corrections of counted games, each followed by the standings task, as a scorekeeper would make them: how long
+    the request took, when the tables were right (committed) and when the ratings were (learned again after)."""
     from django.contrib.auth import get_user_model
 
     from games.models import Membership
@@ -174,15 +176,16 @@ def corrections(league: League, people: list[Player], report: dict) -> None:
     counted = list(Game.objects.filter(league=league, status=Game.Status.FINISHED, match__isnull=True)
                    .order_by("finished_at", "id").values_list("id", flat=True))
 
-    def task() -> dict:
-        return league_standings_update(league.pk)
-
     def show(label: str, key: str, request_seconds: float) -> None:
-        seconds, summary = timed(task)
-        report[key] = {"request_seconds": request_seconds, "update_seconds": seconds, "mode": summary["mode"],
-                       "rating_changes": summary["rating_changes"], "standings": summary["standings"]}
-        print(f"{label:<34}{seconds:7.2f} s  ({summary['mode']}: {summary['standings']} standing lines, "
-              f"{summary['rating_changes']} rating changes rewritten; the request itself {request_seconds * 1000:.0f} ms)")
+        summary = league_standings_update(league.pk)
+        report[key] = {"request_seconds": request_seconds, "tables_seconds": summary["tables_seconds"],
+                       "update_seconds": summary["seconds"], "mode": summary["mode"],
+                       "rating_changes": summary["rating_changes"], "standings": summary["standings"],
+                       "hands": summary["hands"]}
+        print(f"{label:<36}tables {summary['tables_seconds']:6.2f} s, ratings {summary['seconds']:6.2f} s  "
+              f"({summary['mode']}: {summary['standings']} standing lines, {summary['hands']} hands read, "
+              f"{summary['rating_changes']} rating changes rewritten; the request itself "
+              f"{request_seconds * 1000:.0f} ms)")
 
     last = Game.objects.get(pk=counted[-1])
     record = Hand.objects.get(game=last, number=last.hand_count).record
@@ -197,6 +200,37 @@ def corrections(league: League, people: list[Player], report: dict) -> None:
         request_seconds, _ = timed(partial(hand_correct, game=game, number=1, record=first_hand, by=keeper,
                                            reason="bench"))
         show(label, key, request_seconds)
+    # The first game of its type played again with its last hand taken back and the other side winning: every
+    # rating of the type after it moves.
+    game = Game.objects.get(pk=counted[1])
+    request_seconds, _ = timed(lambda: flip_winner(game, keeper))
+    show("the first game's winner changed:", "winner_changed", request_seconds)
+
+
+def flip_winner(game: Game, keeper) -> None:
+    """Take the game's last hand back and play on until the other side has won, through the services (a game that
+    finishes again finishes now: it moves to the end of the league, and every result of its type from where it
+    was is learned again)."""
+    import random
+
+    from bench.league import TEMPLATES
+    from games.rules import InvalidHand
+    from games.services import hand_record, hand_undo
+
+    before, rng = game.winner, random.Random(3)
+    make, _ = TEMPLATES[game.game_type]
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            if game.winner != before:
+                return
+            hand_undo(game=game, by=keeper, reason="bench")
+            continue
+        try:
+            hand_record(game=game, record=make(rng), by=keeper)
+        except InvalidHand:
+            continue
+    raise RuntimeError(f"could not change who won game {game.pk}")
 
 
 def main() -> None:
@@ -234,11 +268,12 @@ def main() -> None:
 
     finish_one_more_game(league, people)
     update_time, update = timed(lambda: league_standings_update(league.pk))
-    report["update_seconds"] = update_time
-    print(f"update (one more game):           {update_time:7.2f} s  ({update['mode']}: {update['standings']} "
-          f"standing lines, {update['ratings']} ratings, {update['rating_changes']} rating changes written)")
+    report["update_seconds"], report["update_mode"] = update_time, update["mode"]
+    print(f"update (one more game):           {update_time:7.3f} s  ({update['mode']}: {update['standings']} "
+          f"standing lines, {update['ratings']} ratings, {update['rating_changes']} rating changes written, "
+          f"{update['hands']} hands read)")
     again_time, again = timed(lambda: league_standings_update(league.pk))
-    print(f"update again:                     {again_time:7.2f} s  ({again['mode']})")
+    print(f"update again:                     {again_time:7.3f} s  ({again['mode']})")
     corrections(league, people, report)
     folded = stored_rows(league)
     check_time, _ = timed(lambda: league_standings_recompute(league_id=league.pk))

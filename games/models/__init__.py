@@ -15,7 +15,7 @@ from .play import (
     name_key,
 )
 from .seasons import Season
-from .standings import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
+from .standings import ChangedResult, CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 from .webhooks import TEST_EVENT, WEBHOOK_EVENTS, WebhookDelivery, WebhookEndpoint
 
 __all__ = [

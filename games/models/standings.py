@@ -2,15 +2,16 @@
 
 Every row here is derived: ``games.standings.services`` computes a league's rows from its
 finished games and their hands, either recomputing them all (deleting the old rows and inserting
-the new ones) or folding one newly finished result into them, in one transaction either way.
-``StandingsWatermark`` records what has been folded in. Nothing else writes these tables, and they
-can always be rebuilt (``manage.py rebuild_standings``).
+the new ones) or bringing them up to date with the games noted as changed (``ChangedResult``).
+``StandingsWatermark`` and ``CountedResult`` record what the rows count. Nothing else writes these
+tables (the services only add notes), and they can always be rebuilt (``manage.py rebuild_standings``).
 """
 
 from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from .play import Game, GameTypeField, League, Match, Player
 from .seasons import Season
@@ -78,7 +79,19 @@ class Standing(models.Model):
                 name="partnership_stored_lower_id_first",
             ),
         ]
-        indexes = [models.Index(fields=["league", "game_type"])]
+        # Each table in its order (games won, win rate, average margin; the names break ties): a page of a table
+        # is read from its index, not sorted out of the whole table. All-time rows and a season's apart, so that
+        # the index's leading columns are all compared for equality (``season IS NULL`` is not one).
+        indexes = [
+            models.Index(fields=["league", "game_type", "-won", "-win_rate", "-average_margin"],
+                         condition=Q(partner__isnull=True) & ALL_TIME, name="players_in_order"),
+            models.Index(fields=["league", "game_type", "-won", "-win_rate", "-average_margin"],
+                         condition=Q(partner__isnull=False) & ALL_TIME, name="partnerships_in_order"),
+            models.Index(fields=["season", "game_type", "-won", "-win_rate", "-average_margin"],
+                         condition=Q(partner__isnull=True) & IN_A_SEASON, name="season_players_in_order"),
+            models.Index(fields=["season", "game_type", "-won", "-win_rate", "-average_margin"],
+                         condition=Q(partner__isnull=False) & IN_A_SEASON, name="season_partnerships_in_order"),
+        ]
 
     def __str__(self) -> str:
         who = f"{self.player_id}+{self.partner_id}" if self.partner_id else str(self.player_id)
@@ -196,6 +209,12 @@ class Watermark(models.Model):
     last_id = models.BigIntegerField(default=0)
     # Rated results so far per game type ({"spades": 812, ...}): the next RatingChange.sequence - 1.
     sequences = models.JSONField(default=dict, blank=True)
+    # Game types whose ratings are still to be learned again, each from a result on (in game order):
+    # {"spades": ["2026-03-05T19:30:00+00:00", 0, 812]}. The tables are right; the ratings follow.
+    ratings_from = models.JSONField(default=dict, blank=True)
+    # How many lines each table has, per game type: {"spades": [220, 21169]} (players, partnerships), so that a
+    # page of the standings says how long its tables are without counting them.
+    table_sizes = models.JSONField(default=dict, blank=True)
     computed_at = models.DateTimeField()
 
     class Meta:
@@ -228,7 +247,9 @@ class CountedResult(models.Model):
     winner, hand count, match; for a match: its row), so a correction or an undo (which saves the
     game) shows as a different fingerprint, and a result no longer finished as a missing one.
     ``finished_at`` (the start, for a result that never recorded its finish) and ``kind`` place the
-    result in game order.
+    result in game order. ``placing`` is what the ratings learned from it (``{"teams": [[3, 8], [5, 1]],
+    "places": [0, 1]}``; empty for a result not rated on its own), so that they can be learned again from
+    these rows alone; ``figures`` what its hands added to its players' figures.
     """
 
     class Kind(models.IntegerChoices):
@@ -243,6 +264,10 @@ class CountedResult(models.Model):
     game_type = GameTypeField()
     finished_at = models.DateTimeField()
     fingerprint = models.TextField()
+    placing = models.JSONField(null=True, blank=True)
+    # What the game's hands added to its players' figures, per seat: {"hands": 14, "N": {"bids": 14, ...}, ...}
+    # (a match: empty), so that a changed game's part can be taken away again without reading its players' games.
+    figures = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -251,6 +276,27 @@ class CountedResult(models.Model):
             models.UniqueConstraint(fields=["season", "kind", "result_id"], condition=IN_A_SEASON,
                                     name="one_season_count_per_result"),
         ]
+        # In game order: the ratings learned again from a result on, and the last result counted.
+        indexes = [
+            models.Index(fields=["league", "finished_at"], condition=ALL_TIME, name="counted_in_order"),
+            models.Index(fields=["season", "finished_at"], condition=IN_A_SEASON, name="season_counted_in_order"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.result_id} counted in league {self.league_id}"
+
+
+class ChangedResult(models.Model):
+    """A league game whose result may have changed since the league's standings last counted it: it finished,
+    or a finished game was corrected or undone. Noted in the transaction that changed the game, so that the
+    note exists exactly when the change does; the league's next standings update reads the notes (not every
+    result of the league), brings the rows up to date with those games (and their matches) and deletes them.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    # Not a foreign key: the note outlives a game deleted since (the update then takes it out of the rows).
+    game_id = models.BigIntegerField()
+    noted_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} changed in league {self.league_id}"

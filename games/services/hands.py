@@ -28,7 +28,7 @@ from games.errors import (
     NotFound,
 )
 from games.idempotency import fingerprint, remember_answer, stored_answer
-from games.models import Game, Hand, HandRevision
+from games.models import ChangedResult, Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
 from games.statements import read_for_write
 from games.summary import game_state
@@ -198,7 +198,7 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     if state.finished and not was_finished:
         events.publish(events.GameFinished(game=locked))
     if state.finished != was_finished:
-        events.publish(events.GameResultChanged(game=locked))
+        result_changed(locked)
     return HandResult(payload=payload, hand=hand, game=locked)
 
 
@@ -375,4 +375,13 @@ def settle(game: Game, state: GameState) -> None:
     if game.status == Game.Status.FINISHED and was_status != Game.Status.FINISHED:
         events.publish(events.GameFinished(game=game))
     if Game.Status.FINISHED in (was_status, game.status):
-        events.publish(events.GameResultChanged(game=game))
+        result_changed(game)
+
+
+def result_changed(game: Game) -> None:
+    """The game's result may have changed (it finished, or a finished game was corrected or undone): noted for
+    its league's standings in this transaction (``ChangedResult``, which the league's next update reads), and
+    published."""
+    if game.league_id is not None:
+        statements.put(ChangedResult, {"league": game.league_id, "game_id": game.pk, "noted_at": timezone.now()})
+    events.publish(events.GameResultChanged(game=game))

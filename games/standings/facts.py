@@ -1,28 +1,31 @@
 """Reading a league's finished games, Trumps matches and hands from the database, in bulk.
 
 The rows are read once (``values_list``, no model instances) and serve twice: as the facts the
-arithmetic works on (:class:`GameResult`, :class:`MatchOutcome`), and as the fingerprints the
-league's counted results are kept with (:class:`ResultPrint`). A game's fingerprint is its id,
-``updated_at``, winner, hand count and match, so a correction or an undo (which saves the game)
-changes it; a match's is its whole row.
+arithmetic works on (:class:`GameResult`, :class:`MatchOutcome`), and as what the league's counted
+results are kept with (:class:`ResultPrint`): a fingerprint and a placing. A game's fingerprint is
+its id, ``updated_at``, winner, hand count and match, so a correction or an undo (which saves the
+game) changes it; a match's is its whole row. The placing is what the ratings learn from the result
+(its teams and their places; none for a result not rated on its own), so the ratings can be learned
+again from the counted results alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from typing import Any, NamedTuple
 
 import orjson
 from django.db import connection
-from django.db.models import Case, CharField, Q, QuerySet, TextField, Value, When
+from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, TextField, Value, When
 from django.db.models.functions import Cast, Coalesce
 
 from games.models import CountedResult, Game, Hand, Match
 from games.rules import SEATS, Ruleset, ruleset_class, rulesets
 
-from .figures import FiguresBuilder
+from .ratings import RatedResult, rated_results
 from .results import GameResult, MatchOutcome
 from .scope import Scope
 
@@ -47,14 +50,22 @@ GAME, MATCH = CountedResult.Kind.GAME.value, CountedResult.Kind.MATCH.value  # t
 ResultKey = tuple[int, int]  # (kind, id)
 
 
+# What the ratings learn from a result: {"teams": [[player, ...], ...], "places": [0, 1]}; None when the result
+# is not rated on its own (a game of a match, a game whose winner is not one of its sides).
+Placing = dict[str, list] | None
+
+
 class ResultPrint(NamedTuple):
-    """A finished result's place in game order and its fingerprint."""
+    """A finished result's place in game order, its fingerprint and its placing."""
 
     kind: int
     result_id: int
     game_type: str
     at: datetime
     fingerprint: str
+    placing: Placing = None
+    # What the game's hands added to its players' figures (``GameFigures.stored``); None for a match.
+    figures: dict[str, Any] | None = None
 
     @property
     def key(self) -> ResultKey:
@@ -63,6 +74,20 @@ class ResultPrint(NamedTuple):
     @property
     def order(self) -> Order:
         return (self.at, self.kind, self.result_id)
+
+    def rated(self) -> RatedResult | None:
+        """The result as the ratings learn it (None if it is not rated on its own)."""
+        if not self.placing:
+            return None
+        return RatedResult(
+            game_type=self.game_type, teams=tuple(tuple(team) for team in self.placing["teams"]),
+            places=tuple(self.placing["places"]), played_at=self.at, order=self.order,
+            game_id=self.result_id if self.kind == GAME else None,
+            match_id=self.result_id if self.kind == MATCH else None)
+
+
+def placing_of(result: RatedResult) -> dict[str, list]:
+    return {"teams": [list(team) for team in result.teams], "places": list(result.places)}
 
 
 def game_print(values: Iterable[Any]) -> str:
@@ -88,15 +113,27 @@ class FinishedRows:
     def __len__(self) -> int:
         return len(self.games) + len(self.matches)
 
-    def prints(self) -> list[ResultPrint]:
+    def prints(self, facts: LeagueFacts, figures: GameFigures | None = None) -> list[ResultPrint]:
+        """Each result's print; ``facts``: these rows' facts (``facts_of``), which give the placings; ``figures``:
+        what the games' hands add to the figures (``figures_of``), if read."""
+        placings = {(GAME if result.game_id is not None else MATCH, result.game_id or result.match_id):
+                    placing_of(result) for result in rated_results(facts.games, facts.matches)}
+        parts = figures.counts if figures is not None else {}
         return [ResultPrint(GAME, order[2], row[GAME_TYPE_AT], order[0],
-                            game_print(row[index] for index in GAME_PRINT_AT)) for order, row in self.games] + [
-            ResultPrint(MATCH, order[2], row[1], order[0], match_print(row)) for order, row in self.matches]
+                            game_print(row[index] for index in GAME_PRINT_AT), placings.get((GAME, order[2])),
+                            figures.stored(order[2]) if figures is not None and order[2] in parts else None)
+                for order, row in self.games] + [
+            ResultPrint(MATCH, order[2], row[1], order[0], match_print(row), placings.get((MATCH, order[2])))
+            for order, row in self.matches]
 
     def only(self, keys: Collection[ResultKey]) -> FinishedRows:
         """The rows of these results only."""
         return FinishedRows(games=[item for item in self.games if (GAME, item[0][2]) in keys],
                             matches=[item for item in self.matches if (MATCH, item[0][2]) in keys])
+
+    def by_key(self) -> dict[ResultKey, tuple[Order, tuple]]:
+        return {**{(GAME, item[0][2]): item for item in self.games},
+                **{(MATCH, item[0][2]): item for item in self.matches}}
 
 
 def games_of(scope: Scope) -> QuerySet:
@@ -105,72 +142,74 @@ def games_of(scope: Scope) -> QuerySet:
             .filter(scope.within("at")))
 
 
-def up_to(order: Order) -> Q:
-    """Games at or before ``order`` in game order (by ``at``, the finish time, then id)."""
-    at, kind, last_id = order
-    if kind == MATCH:
-        return Q(at__lte=at)
-    return Q(at__lt=at) | Q(at=at, id__lte=last_id)
-
-
 def seated(players: Collection[int]) -> Q:
     """Games in which any of ``players`` sat."""
     players = list(players)
     return Q(north_id__in=players) | Q(east_id__in=players) | Q(south_id__in=players) | Q(west_id__in=players)
 
 
-def finished_rows(scope: Scope, after: Order | None = None, *, since: Order | None = None,
-                  game_type: str | None = None, players: Collection[int] | None = None) -> FinishedRows:
-    """The scope's finished games and matches: only those after ``after`` or from ``since`` on (in game
-    order), of ``game_type``, or in which any of ``players`` played, if given. Two queries."""
+def counted_in(scope: Scope, kind: int) -> Exists:
+    """Results (games or matches: ``kind``) the scope's stored rows count (a subquery on each row's id)."""
+    return Exists(CountedResult.objects.filter(**scope.rows, kind=kind, result_id=OuterRef("pk")))
+
+
+def finished_rows(scope: Scope, *, game_type: str | None = None, players: Collection[int] | None = None,
+                  keys: Collection[ResultKey] | None = None, counted: bool = False) -> FinishedRows:
+    """The scope's finished games and matches: only those of ``game_type``, in which any of ``players`` played,
+    or among ``keys``, if given; with ``counted``, only those the scope's stored rows count. Two queries."""
     players = set(players) if players is not None else None
     games = games_of(scope)
-    if after is not None:
-        games = games.exclude(up_to(after))
-    if since is not None:
-        games = games.filter(at__gte=since[0])
-    if game_type is not None:
-        games = games.filter(game_type=game_type)
-    if players is not None:
-        games = games.filter(seated(players))
-    game_rows = [
-        ((row[GAME_FINISHED_AT] or row[GAME_STARTED_AT], GAME, row[0]), row)
-        for row in games.values_list(*GAME_FIELDS).iterator(chunk_size=BATCH)
-    ]
-    if since is not None:
-        game_rows = [item for item in game_rows if item[0] >= since]
-    match_rows = [item for item in finished_matches(scope, game_type)
-                  if (after is None or item[0] > after) and (since is None or item[0] >= since)
-                  and (players is None or not players.isdisjoint(int(player) for player in item[1][4] or ()))]
-    return FinishedRows(games=game_rows, matches=match_rows)
-
-
-def finished_matches(scope: Scope, game_type: str | None = None) -> list[tuple[Order, tuple]]:
     matches = Match.objects.filter(league_id=scope.league_id, status=Match.Status.FINISHED).order_by()
     if scope.season_id is not None:
         matches = matches.annotate(at=Coalesce("finished_at", "started_at")).filter(scope.within("at"))
     if game_type is not None:
-        matches = matches.filter(game_type=game_type)
-    return [((row[MATCH_FINISHED_AT] or row[MATCH_STARTED_AT], MATCH, row[0]), row)
-            for row in matches.values_list(*MATCH_FIELDS)]
+        games, matches = games.filter(game_type=game_type), matches.filter(game_type=game_type)
+    if players is not None:
+        games = games.filter(seated(players))
+    if keys is not None:
+        games = games.filter(pk__in=[result_id for kind, result_id in keys if kind == GAME])
+        matches = matches.filter(pk__in=[result_id for kind, result_id in keys if kind == MATCH])
+    if counted:
+        games, matches = games.filter(counted_in(scope, GAME)), matches.filter(counted_in(scope, MATCH))
+    game_rows = [
+        ((row[GAME_FINISHED_AT] or row[GAME_STARTED_AT], GAME, row[0]), row)
+        for row in games.values_list(*GAME_FIELDS).iterator(chunk_size=BATCH)
+    ]
+    no_matches = keys is not None and not any(kind == MATCH for kind, _ in keys)
+    match_rows = [] if no_matches else [
+        ((row[MATCH_FINISHED_AT] or row[MATCH_STARTED_AT], MATCH, row[0]), row)
+        for row in matches.values_list(*MATCH_FIELDS)
+        if players is None or not players.isdisjoint(int(player) for player in row[4] or ())]
+    return FinishedRows(games=game_rows, matches=match_rows)
 
 
-def current_prints(scope: Scope) -> dict[ResultKey, ResultPrint]:
-    """The fingerprint of every finished result of the scope, as it is now. Two light queries (no JSON
-    for the games, ``updated_at`` as text)."""
-    games = games_of(scope).values_list("game_type", "at", *GAME_PRINT).iterator(chunk_size=BATCH)
-    prints = {(GAME, row[2]): ResultPrint(GAME, row[2], row[0], row[1], game_print(row[2:])) for row in games}
-    for (at, _, match_id), row in finished_matches(scope):
-        prints[(MATCH, match_id)] = ResultPrint(MATCH, match_id, row[1], at, match_print(row))
+def counted_prints(scope: Scope, keys: Collection[ResultKey]) -> dict[ResultKey, ResultPrint]:
+    """These results as the scope's stored rows count them (those they count), with the fingerprints and
+    placings they had then. One query per kind."""
+    prints = {}
+    for kind in (GAME, MATCH):
+        ids = [result_id for found, result_id in keys if found == kind]
+        for start in range(0, len(ids), BATCH):  # none at all for a kind not asked for
+            rows = CountedResult.objects.filter(**scope.rows, kind=kind, result_id__in=ids[start:start + BATCH])
+            for result_id, game_type, at, fingerprint, placing, figures in rows.values_list(
+                    "result_id", "game_type", "finished_at", "fingerprint", "placing", "figures"):
+                prints[(kind, result_id)] = ResultPrint(kind, result_id, game_type, at, fingerprint, placing, figures)
     return prints
 
 
-def counted_prints(scope: Scope) -> dict[ResultKey, ResultPrint]:
-    """The results the scope's stored rows count, with the fingerprints they had then. One query."""
-    rows = CountedResult.objects.filter(**scope.rows).values_list(
-        "kind", "result_id", "game_type", "finished_at", "fingerprint").iterator(chunk_size=BATCH)
-    return {(kind, result_id): ResultPrint(kind, result_id, game_type, at, fingerprint)
-            for kind, result_id, game_type, at, fingerprint in rows}
+def counted_since(scope: Scope, game_type: str, start: Order) -> list[ResultPrint]:
+    """The results of ``game_type`` the scope's stored rows count, from ``start`` on, in game order. One query."""
+    rows = CountedResult.objects.filter(**scope.rows, game_type=game_type, finished_at__gte=start[0]).values_list(
+        "kind", "result_id", "game_type", "finished_at", "fingerprint", "placing")
+    found = [ResultPrint(*row) for row in rows.iterator(chunk_size=BATCH)]
+    return sorted((result for result in found if result.order >= start), key=lambda result: result.order)
+
+
+def last_counted(scope: Scope) -> Order | None:
+    """The last result the scope's stored rows count, in game order. One query."""
+    row = (CountedResult.objects.filter(**scope.rows).order_by("-finished_at", "-kind", "-result_id")
+           .values_list("finished_at", "kind", "result_id").first())
+    return (row[0], row[1], row[2]) if row else None
 
 
 class Rulesets:
@@ -222,11 +261,10 @@ def facts_of(rows: FinishedRows) -> LeagueFacts:
     return LeagueFacts(games=games, matches=matches, seats=seats, rulesets=rulesets)
 
 
-def hand_rows(scope: Scope, game_ids: Collection[int] | None = None, *, game_type: str | None = None,
-              players: Collection[int] | None = None) -> Iterator[tuple[int, str, str]]:
-    """(game id, record, details) of every hand of the league's finished games (or of these games, of this
-    game type, or in which any of these players sat), the two JSON documents as the database writes them
-    out (text); the record ``{}`` where the game's figures do not read it (``Ruleset.figures_read_record``).
+def hand_rows(scope: Scope, game_ids: Collection[int] | None = None) -> Iterator[tuple[int, str, str]]:
+    """(game id, record, details) of every hand of the scope's finished games (or of these games), the two JSON
+    documents as the database writes them out (text); the record ``{}`` where the game's figures do not read it
+    (``Ruleset.figures_read_record``).
     """
     hands = Hand.objects.filter(game__league_id=scope.league_id, game__status=Game.Status.FINISHED)
     if game_ids is not None:
@@ -234,12 +272,6 @@ def hand_rows(scope: Scope, game_ids: Collection[int] | None = None, *, game_typ
     elif scope.season_id is not None:
         hands = hands.annotate(game_at=Coalesce("game__finished_at", "game__started_at")).filter(
             scope.within("game_at"))
-    if game_type is not None:
-        hands = hands.filter(game__game_type=game_type)
-    if players is not None:
-        players = list(players)
-        hands = hands.filter(Q(game__north_id__in=players) | Q(game__east_id__in=players)
-                             | Q(game__south_id__in=players) | Q(game__west_id__in=players))
     # The records of games whose figures do not read them are left unread (an empty record instead).
     reading_records = [ruleset.game_type for ruleset in rulesets() if ruleset.figures_read_record]
     record = Case(When(game__game_type__in=reading_records, then=Cast("record", TextField())), default=Value("{}"),
@@ -264,55 +296,111 @@ def streamed(rows: QuerySet) -> Iterator[tuple]:
         yield from cursor.cursor.stream(statement, params, size=BATCH)
 
 
-# What one hand adds to the figures of its game's players: (seat index in SEATS, ((figure, count), ...)) for
-# each seat it adds to.
-Contribution = tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
+# What one hand adds to the figures of its game's players: (seat index in SEATS, ((figure's place in its game type's
+# ``figure_counts``, count), ...)) for each seat it adds to.
+Contribution = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
 SEAT_INDEX = {seat: index for index, seat in enumerate(SEATS)}
+Figures = dict[tuple[str, int], dict[str, int]]
+
+
+@cache
+def figure_names(game_type: str) -> tuple[str, ...]:
+    """The figures a game type counts, in its own order (``Ruleset.figure_counts``)."""
+    return tuple(ruleset_class(game_type).figure_counts)
+
+
+@cache
+def figure_places(game_type: str) -> dict[str, int]:
+    return {name: place for place, name in enumerate(figure_names(game_type))}
 
 
 def contribution(ruleset: Ruleset, record_text: str, details_text: str) -> Contribution:
     figures = ruleset.figures(orjson.loads(record_text), orjson.loads(details_text))
-    return tuple((SEAT_INDEX[seat], tuple(counts.items())) for seat, counts in figures.items() if counts)
+    places = figure_places(ruleset.game_type)
+    return tuple((SEAT_INDEX[seat], tuple((places[name], count) for name, count in counts.items() if name in places))
+                 for seat, counts in figures.items() if counts)
 
 
-def figures_of(scope: Scope, facts: LeagueFacts, only_these_games: bool = False, *,
-               players: Collection[int] | None = None,
-               game_type: str | None = None) -> tuple[dict[tuple[str, int], dict[str, int]], int]:
-    """Player figures counted from the hands of the games in ``facts`` (and the number of hands).
+@dataclass
+class GameFigures:
+    """What each game's hands add to its four players' figures: per game its hands and, per seat, one count per
+    figure of its game type (in ``figure_names`` order). A game's part is added to its players' figures when it is
+    counted, kept with it (``CountedResult.figures``), and taken away again if it changes or goes."""
 
-    ``only_these_games``: read just those games' hands (a few new games) rather than the league's;
-    ``players`` and ``game_type``: read the hands of the games of that type in which those players sat.
-    """
-    builder = FiguresBuilder()
+    game_types: dict[int, str] = field(default_factory=dict)
+    counts: dict[int, list[int]] = field(default_factory=dict)  # game id -> [hands, *N, *E, *S, *W]
+
+    def stored(self, game_id: int) -> dict[str, Any]:
+        """The game's part as kept with it: ``{"hands": 14, "N": {"bids": 14, ...}, ...}`` (counts that are 0 left
+        out)."""
+        counts, names = self.counts[game_id], figure_names(self.game_types[game_id])
+        out: dict[str, Any] = {"hands": counts[0]}
+        for seat, index in SEAT_INDEX.items():
+            start = 1 + index * len(names)
+            out[seat] = {name: count for name, count in zip(names, counts[start:start + len(names)], strict=True)
+                         if count}
+        return out
+
+    def players(self, seats: dict[int, dict[str, int]]) -> Figures:
+        """Each player's figures, summed over these games (every figure the game type counts, and ``hands``)."""
+        return player_figures((self.game_types[game_id], seats[game_id], counts, 1)
+                              for game_id, counts in self.counts.items())
+
+
+def vector_of(game_type: str, stored: dict[str, Any]) -> list[int]:
+    """A game's part as :meth:`GameFigures.stored` keeps it, back as counts."""
+    names = figure_names(game_type)
+    return [stored.get("hands", 0), *(stored.get(seat, {}).get(name, 0) for seat in SEATS for name in names)]
+
+
+def player_figures(parts: Iterable[tuple[str, dict[str, int], list[int], int]]) -> Figures:
+    """Games' parts (game type, seating, counts, +1 or -1 to take them away) added up per player."""
+    sums: dict[tuple[str, int], list[int]] = {}
+    for game_type, seating, counts, sign in parts:
+        width = len(figure_names(game_type))
+        for seat, index in SEAT_INDEX.items():
+            key = (game_type, seating[seat])
+            total = sums.get(key)
+            if total is None:
+                total = sums[key] = [0] * (width + 1)
+            total[0] += sign * counts[0]
+            start = 1 + index * width
+            for place in range(width):
+                total[place + 1] += sign * counts[start + place]
+    return {key: {"hands": total[0], **dict(zip(figure_names(key[0]), total[1:], strict=True))}
+            for key, total in sorted(sums.items())}
+
+
+def figures_of(scope: Scope, facts: LeagueFacts, only_these_games: bool = False) -> tuple[GameFigures, int]:
+    """What the hands of the games in ``facts`` add to their players' figures, game by game (and the number of
+    hands). ``only_these_games``: read just those games' hands (a few) rather than the scope's."""
+    out = GameFigures()
     if only_these_games and not facts.rulesets:
-        return builder.figures(), 0
-    rows = hand_rows(scope, facts.rulesets if only_these_games else None, game_type=game_type, players=players)
+        return out, 0
+    rows = hand_rows(scope, facts.rulesets if only_these_games else None)
     # A league's hands say the same few thousand things over and over (the same bids made, the same bags):
     # what a hand adds is worked out once per ruleset and pair of documents, from their text, and the text
-    # of the others is not decoded at all. Each game's hand count is added to its players once, at the end.
+    # of the others is not decoded at all.
     known: dict[tuple[Ruleset, str, str], Contribution] = {}
-    hands_in: dict[int, int] = {}
-    tallies_of: dict[int, tuple[dict[str, int], ...]] = {}
-    rulesets, seats = facts.rulesets, facts.seats
+    rulesets, counts_of, game_types = facts.rulesets, out.counts, out.game_types
+    hands = 0
     for game_id, record_text, details_text in rows:
         ruleset = rulesets.get(game_id)
         if ruleset is None:  # not among the results read (it finished, or changed, after they were)
             continue
-        tallies = tallies_of.get(game_id)
-        if tallies is None:
-            tallies = tallies_of[game_id] = builder.seat_tallies(ruleset.game_type, seats[game_id])
-            hands_in[game_id] = 1
-        else:
-            hands_in[game_id] += 1
+        counts = counts_of.get(game_id)
+        if counts is None:
+            game_types[game_id] = ruleset.game_type
+            counts = counts_of[game_id] = [0] * (1 + len(SEATS) * len(figure_names(ruleset.game_type)))
+        counts[0] += 1
+        hands += 1
         key = (ruleset, record_text, details_text)
         adds = known.get(key)
         if adds is None:
             adds = known[key] = contribution(ruleset, record_text, details_text)
-        for seat, counts in adds:
-            tally = tallies[seat]
-            for name, value in counts:
-                tally[name] = tally.get(name, 0) + value
-    for game_id, hands in hands_in.items():
-        for tally in tallies_of[game_id]:
-            tally["hands"] += hands
-    return builder.figures(), sum(hands_in.values())
+        width = (len(counts) - 1) // len(SEATS)
+        for seat, figures in adds:
+            start = 1 + seat * width
+            for place, value in figures:
+                counts[start + place] += value
+    return out, hands

@@ -2,41 +2,40 @@
 
 A correction, an undo, a game that finished out of order (its transaction committed late) or a
 result that went away changes the lines, figures and ratings of some players in one game type. For
-each such game type this recomputes, from the stored games and hands:
+each such game type this recomputes:
 
 - the table lines of the players of the changed results, and of their partnerships, from every
-  finished game of that type they sat in (a line counts only its own players' games);
-- those players' figures, from the hands of those games;
-- the ratings from the earliest changed result on, in game order: every player's rating just before
-  it is the one stored in the rating history, so the results before it are not learned again.
+  counted game of that type they sat in (a line counts only its own players' games)
+  (:func:`refresh_game_type`); their figures change by what the changed games' hands add, the part
+  each added when it was counted taken away (``CountedResult.figures``: no other game's hands are read);
+- the ratings from the earliest changed result on, in game order (:func:`relearn_ratings`): every
+  player's rating just before it is the one stored in the rating history, so the results before it
+  are not learned again, and the results from it on are learned from their placings as counted
+  (``CountedResult``), not read from the games again.
 
 The rows written are exactly those a full recompute would store (the same arithmetic, the same order
-of results, the same floating point steps from the same stored values). Only results in ``current``
-(what the update read as the league's finished results) are counted, so the rows agree with the
-fingerprints the update records, even when a result changes while it runs (the next update then
-finds it changed again).
+of results, the same floating point steps from the same stored values). Only results the scope's
+counted results hold are counted, so the rows agree with them, even when a result changes while an
+update runs (the change's own note then brings the rows up to date with it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection
 from datetime import datetime
 
 from django.db.models import Q
 
-from games.models import PlayerFigures, PlayerRating, RatingChange, Standing
+from games.models import PlayerRating, RatingChange, Standing
 
 from .bulk import insert_rows
-from .facts import GAME, MATCH, Order, ResultKey, ResultPrint, facts_of, figures_of, finished_rows
-from .ratings import RatingsBuilder, ranked, rated_results
+from .facts import GAME, MATCH, Order, counted_since, facts_of, finished_rows
+from .ratings import RatingsBuilder, ranked
 from .scope import Scope
 from .storage import (
-    FIGURES_ROW,
     RATING_CHANGE_ROW,
     RATING_FIELDS,
     STANDING_ROW,
-    figures_values,
     rating_change_values,
     rating_row,
     standing_values,
@@ -45,40 +44,18 @@ from .storage import (
 from .tables import TableBuilder, line_of
 
 
-@dataclass
-class Touched:
-    """What changed results touch in one game type: their players, and the first of them in game order."""
-
-    players: set[int]
-    start: Order
-
-
-@dataclass(frozen=True)
-class Refreshed:
-    hands: int
-    standings: int
-    ratings: int
-    rating_changes: int
-    sequence: int
+def refresh_game_type(scope: Scope, game_type: str, players: Collection[int], now: datetime) -> tuple[int, list[int]]:
+    """Count the lines of ``players`` in one game type again, from the results the scope counts (``CountedResult``,
+    already brought up to date). Returns the standing lines written and how many lines each table (players,
+    partnerships) gained (or, negative, lost)."""
+    rows = finished_rows(scope, game_type=game_type, players=players, counted=True)
+    return refresh_lines(scope, game_type, players, facts_of(rows), now)
 
 
-def refresh_game_type(scope: Scope, game_type: str, touched: Touched, current: Mapping[ResultKey, ResultPrint],
-                      sequence: int, now: datetime) -> Refreshed:
-    """Recompute what ``touched`` changes in one game type; ``sequence``: its rated results so far."""
-    players = touched.players
-    rows = finished_rows(scope, game_type=game_type, players=players).only(current)
-    facts = facts_of(rows)
-    standings = refresh_lines(scope, game_type, players, facts, now)
-    figures, hands = figures_of(scope, facts, game_type=game_type, players=players)
-    figures = {key: counts for key, counts in figures.items() if key[1] in players}
-    PlayerFigures.objects.filter(**scope.rows, game_type=game_type, player_id__in=players).delete()
-    insert_rows(PlayerFigures, FIGURES_ROW, figures_values(scope, figures, now))
-    ratings, changes, sequence = relearn_ratings(scope, game_type, touched.start, current, sequence, now)
-    return Refreshed(hands=hands, standings=standings, ratings=ratings, rating_changes=changes, sequence=sequence)
-
-
-def refresh_lines(scope: Scope, game_type: str, players: Collection[int], facts, now: datetime) -> int:
-    """Every line of ``players`` and of their partnerships, from all their games of the type."""
+def refresh_lines(scope: Scope, game_type: str, players: Collection[int], facts,
+                  now: datetime) -> tuple[int, list[int]]:
+    """Every line of ``players`` and of their partnerships, from all their games of the type. Returns the lines
+    written and how many each table (players, partnerships) gained."""
     builder = TableBuilder()
     for game in sorted(facts.games, key=lambda game: game.order):
         builder.add_game(game)
@@ -86,16 +63,17 @@ def refresh_lines(scope: Scope, game_type: str, players: Collection[int], facts,
         builder.add_match(match)
     lines = [line_of(key, tally) for key, tally in builder.tallies.items()
              if key[1] in players or (key[2] is not None and key[2] in players)]
-    Standing.objects.filter(**scope.rows, game_type=game_type).filter(
-        Q(player_id__in=players, partner__isnull=True)
-        | Q(partner__isnull=False) & (Q(player_id__in=players) | Q(partner_id__in=players))
-    ).delete()
-    return insert_rows(Standing, STANDING_ROW, (standing_values(scope, line, now) for line in lines))
+    stored = Standing.objects.filter(**scope.rows, game_type=game_type)
+    gone = [stored.filter(player_id__in=players, partner__isnull=True).delete()[0],
+            stored.filter(Q(player_id__in=players) | Q(partner_id__in=players), partner__isnull=False).delete()[0]]
+    written = insert_rows(Standing, STANDING_ROW, (standing_values(scope, line, now) for line in lines))
+    made = [sum(1 for line in lines if not line.is_partnership), sum(1 for line in lines if line.is_partnership)]
+    return written, [made[0] - gone[0], made[1] - gone[1]]
 
 
-def relearn_ratings(scope: Scope, game_type: str, start: Order, current: Mapping[ResultKey, ResultPrint],
-                    sequence: int, now: datetime) -> tuple[int, int, int]:
-    """Learn the game type's results from ``start`` on again, from the ratings stored just before it.
+def relearn_ratings(scope: Scope, game_type: str, start: Order, sequence: int, now: datetime) -> tuple[int, int, int]:
+    """Learn the game type's counted results from ``start`` on again, from the ratings stored just before it;
+    ``sequence``: the rated results of the type the stored history holds.
 
     Returns the ratings written, the history points written and the rated results of the type now.
     """
@@ -129,10 +107,9 @@ def relearn_ratings(scope: Scope, game_type: str, start: Order, current: Mapping
             mu, sigma = before[player]
         builder.seed(game_type, player, mu=mu, sigma=sigma, rated=rated)
 
-    rows = finished_rows(scope, since=start, game_type=game_type).only(current)
-    facts = facts_of(rows)
-    for result in rated_results(facts.games, facts.matches):
-        if result.order >= start:
+    for counted in counted_since(scope, game_type, start):
+        result = counted.rated()
+        if result is not None:
             builder.add(result)
 
     changed: list[PlayerRating] = []

@@ -6,13 +6,27 @@ docstrings). They read only what the standings task stored; nothing is computed 
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import defaultdict
 from datetime import datetime
+from functools import reduce
 from typing import Any
 
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.functions import Lower, RowNumber
+from django.db import connection
+from django.db.models import (
+    Case,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Lower
 
 from games.errors import InvalidInput, NoSuchThing
 from games.models import (
@@ -25,7 +39,7 @@ from games.models import (
     Standing,
     game_type_name,
 )
-from games.models.standings import SeasonWatermark
+from games.models.standings import SeasonWatermark, StandingsWatermark
 from games.rules import RULESETS, game_order, ruleset_class, shown
 
 # ``?season=``: every result of the league, or the season containing today.
@@ -203,15 +217,17 @@ PAGE_COLUMNS = ("player_id", "player__name", "partner_id", "partner__name", "pla
 
 
 def table_sizes(*, league: League, season: Season | None = None) -> dict[str, dict[str, Any]]:
-    """Per game type with results: how many player and partnership lines, and when they were computed. One
-    query. ``{"spades": {"players": 220, "partnerships": 2314, "computed_at": datetime}, ...}``, in the
-    usual order of game types."""
-    rows = (Standing.objects.filter(league=league, season=season).order_by().values("game_type")
-            .annotate(players=Count("id", filter=Q(partner__isnull=True)),
-                      partnerships=Count("id", filter=Q(partner__isnull=False)), computed_at=Max("computed_at")))
-    sizes = {row["game_type"]: {"players": row["players"], "partnerships": row["partnerships"],
-                                "computed_at": row["computed_at"]} for row in rows}
-    return {kind: sizes[kind] for kind in sorted(sizes, key=game_order)}
+    """Per game type with results: how many player and partnership lines, and when the tables were last brought up
+    to date (the scope's watermark, which the standings task keeps them in). One query. ``{"spades": {"players":
+    220, "partnerships": 2314, "computed_at": datetime}, ...}``, in the usual order of game types."""
+    marks = (StandingsWatermark.objects.filter(league=league) if season is None
+             else SeasonWatermark.objects.filter(season=season))
+    found = marks.values_list("table_sizes", "computed_at").first()
+    if found is None:
+        return {}
+    sizes, computed_at = found
+    return {kind: {"players": sizes[kind][0], "partnerships": sizes[kind][1], "computed_at": computed_at}
+            for kind in sorted(sizes, key=game_order) if sum(sizes[kind])}
 
 
 def table_page(*, league: League, game_type: str, partnerships: bool = False, sort: str = "won", offset: int = 0,
@@ -268,43 +284,82 @@ def page_line(place: int, values: tuple, partnerships: bool, matches: bool) -> d
 def standings_page(*, league: League, game_type: str | None = None, page: int = 1,
                    page_size: int = 50, season: Season | None = None) -> dict[str, Any]:
     """Page ``page`` of every table of the league (or of one game type): lines ``(page - 1) * page_size + 1``
-    to ``page * page_size`` of each, in the tables' own order. Two queries, whatever the league's size.
+    to ``page * page_size`` of each, in the tables' own order. Two queries, whatever the league's size: the
+    tables' sizes, then the page of each, each read in order from its index (the lines of every table are
+    not numbered, nor all sorted, to give one page).
 
     The shape of :func:`league_standings` (its lines with their ``place`` in the table), plus ``sizes``:
     per game type listed, how many lines each of its tables has, and ``more``: whether any table goes on
     past this page.
     """
     offset = (page - 1) * page_size
-    tables: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: {"players": [], "partnerships": []})
-    sizes: dict[str, dict[str, int]] = defaultdict(lambda: {"players": 0, "partnerships": 0})
-    computed_at: datetime | None = None
-    for table in ("players", "partnerships"):
-        partnerships = table == "partnerships"
-        rows = Standing.objects.filter(league=league, season=season, partner__isnull=not partnerships)
-        if game_type is not None:
-            rows = rows.filter(game_type=game_type)
-        if not partnerships:
-            rows = with_ratings(rows, league, game_type, season)
-        rows = rows.annotate(
-            place=Window(RowNumber(), partition_by=[F("game_type")], order_by=list(TABLE_ORDER)),
-            size=Window(Count("id"), partition_by=[F("game_type")]),
-            latest=Window(Max("computed_at"), partition_by=[F("game_type")]),
-        # The first line of each table comes too, for the table's size and time, even on a later page.
-        ).filter(Q(place__gt=offset, place__lte=offset + page_size) | Q(place=1))
-        for row in rows.values_list("game_type", "size", "latest", "place", *PAGE_COLUMNS,
-                                    *(() if partnerships else RATING_COLUMNS)):
-            kind, size, latest, place, values = row[0], row[1], row[2], row[3], row[4:]
-            sizes[kind][table] = size
-            computed_at = latest if computed_at is None or latest > computed_at else computed_at
-            if place > offset:
-                tables[kind][table].append(page_line(place, values, partnerships, in_matches(kind)))
-    listed = [game_type] if game_type is not None else [kind for kind in RULESETS if kind in sizes]
+    found = table_sizes(league=league, season=season)
+    listed = [game_type] if game_type is not None else list(found)
+    sizes = {kind: {table: found.get(kind, {}).get(table, 0) for table in ("players", "partnerships")}
+             for kind in listed}
+    computed_at = max((found[kind]["computed_at"] for kind in listed if kind in found), default=None)
+    tables: dict[str, dict[str, list[dict[str, Any]]]] = {kind: {"players": [], "partnerships": []}
+                                                          for kind in listed}
+    wanted = [(kind, table == "partnerships") for kind in listed for table in ("players", "partnerships")
+              if sizes[kind][table] > offset]
+    for row in pages_of_tables(league, season, wanted, offset, page_size):
+        kind, partnerships, values = row[0], row[1] == 1, row[2:2 + len(PAGE_COLUMNS) + len(RATING_COLUMNS)]
+        lines = tables[kind]["partnerships" if partnerships else "players"]
+        lines.append(page_line(offset + len(lines) + 1, values, partnerships, in_matches(kind)))
     return {
         "league": league_ref(league), "season": season_ref(season), "computed_at": computed_at,
         "game_types": [{"game_type": kind, "name": game_type_name(kind), **tables[kind]} for kind in listed],
-        "sizes": {kind: dict(sizes[kind]) for kind in listed},
+        "sizes": sizes,
         "more": any(size > offset + page_size for entry in sizes.values() for size in entry.values()),
     }
+
+
+def pages_of_tables(league: League, season: Season | None, tables: list[tuple[str, bool]], offset: int,
+                    limit: int) -> list[tuple]:
+    """Lines ``offset`` to ``offset + limit`` of each table (game type, partnerships or not), in one query: per
+    table ``(game_type, 1 for partnerships else 0, *PAGE_COLUMNS, *RATING_COLUMNS, ...)``, in the table's order.
+
+    On PostgreSQL each table's page is read in order from its index (``players_in_order``...), without sorting
+    the rest of the table, and the pages are put together (``UNION ALL``); elsewhere the lines of each page are
+    picked by id.
+    """
+    if not tables:
+        return []
+    pages = [page_of_table(league, season, kind, partnerships) for kind, partnerships in tables]
+    if connection.features.supports_slicing_ordering_in_compound:
+        cut = [page.order_by(*PAGE_ORDER)[offset:offset + limit] for page in pages]
+        rows = cut[0].union(*cut[1:], all=True) if len(cut) > 1 else cut[0]
+        return list(rows.order_by("game_type", "table", *PAGE_ORDER))
+    picked = reduce(operator.or_, (Q(pk__in=page.order_by(*PAGE_ORDER).values("pk")[offset:offset + limit])
+                                   for page in pages))
+    return list(page_of_table(league, season, None, None).filter(picked).order_by("game_type", "table", *PAGE_ORDER))
+
+
+# The tables' own order (``TABLE_ORDER``), by the columns a page of a table is read with.
+PAGE_ORDER = ("-won", "-win_rate", "-average_margin", "name_order", "partner_order", "player_id", "partner_id")
+
+
+def page_of_table(league: League, season: Season | None, game_type: str | None,
+                  partnerships: bool | None) -> QuerySet:
+    """The lines of one table (of every table, with None), read as :func:`pages_of_tables` gives them."""
+    rows = Standing.objects.filter(league=league, season=season)
+    if game_type is not None:
+        rows = rows.filter(game_type=game_type)
+    if partnerships is not None:
+        rows = rows.filter(partner__isnull=not partnerships)
+    if partnerships:
+        rows = rows.annotate(**{name: Value(None, output_field=FloatField() if name in FLOAT_RATINGS
+                                            else IntegerField()) for name in RATING_COLUMNS})
+    else:
+        rows = with_ratings(rows, league, game_type, season)
+    table = Value(1) if partnerships else Value(0) if partnerships is not None else Case(
+        When(partner__isnull=True, then=Value(0)), default=Value(1))
+    return rows.annotate(table=table, name_order=Lower("player__name"), partner_order=Lower("partner__name")
+                         ).values_list("game_type", "table", *PAGE_COLUMNS, *RATING_COLUMNS, "name_order",
+                                       "partner_order")
+
+
+FLOAT_RATINGS = ("rating_mu", "rating_sigma", "rating_ordinal")
 
 
 def rating_of_row(values: list) -> dict[str, Any] | None:

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 
 from django.db.models import Model
 
 from games.models import CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing
 
-from .bulk import insert_rows
-from .facts import BATCH, LeagueFacts, ResultKey, ResultPrint
-from .ratings import RatingPoint, Ratings, RatingsBuilder, Skill, ranked, rated_results
+from .bulk import insert_rows, update_rows
+from .facts import BATCH, Figures, LeagueFacts, ResultKey, ResultPrint
+from .ratings import RatedResult, RatingPoint, Ratings, RatingsBuilder, Skill, ranked
 from .scope import Scope
 from .tables import StandingLine, TableBuilder, Tally, line_of
 
-Figures = dict[tuple[str, int], dict[str, int]]
 StandingKey = tuple[str, int, int | None]
 
 STANDING_FIELDS = ("played", "won", "lost", "win_rate", "points_for", "points_against", "average_margin", "streak",
@@ -35,7 +34,8 @@ RATING_ROW = ("league_id", "season_id", "game_type", "player_id", *RATING_FIELDS
 RATING_CHANGE_ROW = ("league_id", "season_id", "game_type", "player_id", "sequence", "game_id", "match_id", "played_at", "mu",
                      "sigma", "ordinal")
 FIGURES_ROW = ("league_id", "season_id", "game_type", "player_id", "hands", "counts", "computed_at")
-COUNTED_ROW = ("league_id", "season_id", "kind", "result_id", "game_type", "finished_at", "fingerprint")
+COUNTED_ROW = ("league_id", "season_id", "kind", "result_id", "game_type", "finished_at", "fingerprint", "placing",
+               "figures")
 
 
 def standing_row(scope: Scope, line: StandingLine, now: datetime, pk: int | None = None) -> Standing:
@@ -82,7 +82,7 @@ def figures_values(scope: Scope, figures: Figures, now: datetime) -> Iterator[tu
 
 
 def count_results(scope: Scope, prints: Iterable[ResultPrint]) -> int:
-    """Record that the stored rows now count these results, as they are now."""
+    """Record that the stored rows now count these results, as they are now (fingerprint and placing)."""
     return insert_rows(CountedResult, COUNTED_ROW, ((scope.league_id, scope.season_id, *result) for result in prints))
 
 
@@ -108,30 +108,36 @@ def replace_rows(scope: Scope, lines: list[StandingLine], ratings: Ratings, figu
     count_results(scope, counted)
 
 
-@dataclass(frozen=True)
-class Folded:
-    """What folding new results in wrote, and the rated results per game type afterwards."""
-
-    standings: int
-    ratings: int
-    rating_changes: int
-    figures: int
-    sequences: dict[str, int]
+Sizes = dict[str, list[int]]  # per game type, how many lines each table has: [players, partnerships]
 
 
-def fold_in(scope: Scope, new: LeagueFacts, figures: Figures, sequences: dict[str, int],
-            now: datetime) -> Folded:
-    """Add results that come after everything in the stored rows (in game order) to those rows.
+def sizes_of(lines: Iterable[StandingLine]) -> Sizes:
+    sizes: Sizes = {}
+    for line in lines:
+        sizes.setdefault(line.game_type, [0, 0])[line.is_partnership] += 1
+    return sizes
 
-    ``new``: the new finished games and matches; ``figures``: what their hands count;
-    ``sequences``: the rated results per game type stored so far. Reads only the rows the new
-    results touch (and the ratings of their game types, to rank them again).
+
+def grown(sizes: Sizes, by: Sizes, sign: int = 1) -> Sizes:
+    """``sizes`` with ``by``'s lines added (or, ``sign`` -1, taken away); game types left with none dropped."""
+    out = {kind: list(counts) for kind, counts in sizes.items()}
+    for kind, (players, partnerships) in by.items():
+        counts = out.setdefault(kind, [0, 0])
+        counts[0] += sign * players
+        counts[1] += sign * partnerships
+    return {kind: counts for kind, counts in out.items() if any(counts)}
+
+
+def fold_in(scope: Scope, new: LeagueFacts, figures: Figures, now: datetime) -> tuple[int, Sizes]:
+    """Add results that come after everything in the stored rows (in game order) to the tables and figures.
+
+    ``new``: the new finished games and matches; ``figures``: what their hands count. Reads only the rows the
+    new results touch. Returns the standing lines written and the lines added to each table. (Their ratings:
+    ``fold_ratings``.)
     """
-    standings = fold_tables(scope, new, now)
-    ratings, changes, sequences = fold_ratings(scope, new, sequences, now)
-    figures_written = fold_figures(scope, figures, now)
-    return Folded(standings=standings, ratings=ratings, rating_changes=changes, figures=figures_written,
-                  sequences=sequences)
+    written, added = fold_tables(scope, new, now)
+    fold_figures(scope, figures, now)
+    return written, added
 
 
 def players_of(new: LeagueFacts) -> set[int]:
@@ -139,7 +145,7 @@ def players_of(new: LeagueFacts) -> set[int]:
     return players | {player for match in new.matches for player in match.player_totals}
 
 
-def fold_tables(scope: Scope, new: LeagueFacts, now: datetime) -> int:
+def fold_tables(scope: Scope, new: LeagueFacts, now: datetime) -> tuple[int, Sizes]:
     game_types = {game.game_type for game in new.games} | {match.game_type for match in new.matches}
     players = players_of(new)
     stored: dict[StandingKey, tuple[int, Tally]] = {}
@@ -171,12 +177,17 @@ def fold_tables(scope: Scope, new: LeagueFacts, now: datetime) -> int:
         row = standing_row(scope, line_of(key, tally), now, pk)
         (created if pk is None else changed).append(row)
     write(Standing, changed, created, (*STANDING_FIELDS, "computed_at"))
-    return len(changed) + len(created)
+    added: Sizes = {}
+    for row in created:
+        added.setdefault(row.game_type, [0, 0])[row.partner_id is not None] += 1
+    return len(changed) + len(created), added
 
 
-def fold_ratings(scope: Scope, new: LeagueFacts, sequences: dict[str, int],
+def fold_ratings(scope: Scope, results: list[RatedResult], sequences: dict[str, int],
                  now: datetime) -> tuple[int, int, dict[str, int]]:
-    results = rated_results(new.games, new.matches)
+    """Learn rated results that come after every one the stored ratings learned (in game order, of their game
+    types), from the stored ratings: returns the ratings and history points written, and the rated results per
+    game type afterwards. Reads the ratings of their game types, to rank them again."""
     game_types = {result.game_type for result in results}
     builder = RatingsBuilder()
     builder.sequence.update(sequences)
@@ -203,6 +214,8 @@ def fold_ratings(scope: Scope, new: LeagueFacts, sequences: dict[str, int],
 
 
 def fold_figures(scope: Scope, figures: Figures, now: datetime) -> int:
+    """Add these counts (or, negative, take them away) to the players' stored figures; a player left with no
+    hand of the game type has none."""
     if not figures:
         return 0
     game_types = {game_type for game_type, _ in figures}
@@ -215,19 +228,26 @@ def fold_figures(scope: Scope, figures: Figures, now: datetime) -> int:
     }
     changed: list[PlayerFigures] = []
     created: list[PlayerFigures] = []
+    gone: list[int] = []
     for (game_type, player), counts in figures.items():
         pk, hands, before = stored.get((game_type, player), (None, 0, {}))
         total = Counter({**before, "hands": hands})
         total.update(counts)
+        if total["hands"] <= 0:
+            if pk is not None:
+                gone.append(pk)
+            continue
         # Every name the game counts, in the order a full count gives them.
         row = figures_row(scope, game_type, player, {name: int(total[name]) for name in counts}, now, pk)
         (created if pk is None else changed).append(row)
+    if gone:
+        PlayerFigures.objects.filter(pk__in=gone).delete()
     write(PlayerFigures, changed, created, ("hands", "counts", "computed_at"))
-    return len(changed) + len(created)
+    return len(changed) + len(created) + len(gone)
 
 
 def write(model: type[Model], changed: list[Model], created: list[Model], fields: tuple[str, ...]) -> None:
     if changed:
-        model.objects.bulk_update(changed, fields, batch_size=500)
+        update_rows(model, fields, changed)
     if created:
         model.objects.bulk_create(created, batch_size=BATCH)

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from games.models import CountedResult, Game, PlayerRating, RatingChange, Standing
+from games.models import ChangedResult, CountedResult, Game, PlayerRating, RatingChange, Standing
 from games.models.standings import StandingsWatermark
 from games.rules import game_types
 from games.services import game_start, hand_correct, hand_record, hand_undo, match_start
@@ -165,16 +165,18 @@ def test_a_cutthroat_game_corrected(computed_league, owner, seats, busy_league):
 def test_a_counted_game_gone_from_the_database_recomputes(computed_league, busy_league):
     league, game = computed_league, busy_league[4]
     Game.objects.filter(pk=game.pk).delete()
+    ChangedResult.objects.create(league=league, game_id=game.pk)
     summary = update(league)
     assert summary.mode == "recompute" and "gone" in summary.reason
     same_as_a_recompute(league)
 
 
-def test_rows_counted_before_results_were_recorded_are_recomputed_once(computed_league, busy_league):
+def test_rows_counted_before_placings_were_recorded_are_recomputed_once(computed_league, busy_league):
     league = computed_league
-    CountedResult.objects.filter(league=league).delete()  # as left by a version that kept no counted results
+    StandingsWatermark.objects.filter(league=league).delete()  # as the migration that added placings leaves it
     summary = update(league)
-    assert summary.mode == "recompute" and "not recorded" in summary.reason
+    assert summary.mode == "recompute" and "never computed" in summary.reason
+    assert CountedResult.objects.filter(league=league, placing__isnull=False).count() == 30
     assert update(league).mode == "unchanged"
 
 

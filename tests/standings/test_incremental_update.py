@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 
-from games.models import Game, PlayerFigures, PlayerRating, RatingChange, Standing
+from games.models import ChangedResult, Game, PlayerFigures, PlayerRating, RatingChange, Standing
 from games.models.standings import StandingsWatermark
 from games.rules import game_types
 from games.services import game_start, hand_correct, hand_record, hand_undo, match_start
@@ -37,7 +37,7 @@ def stored(league) -> dict[str, list[str]]:
 
 def watermark(league) -> dict:
     return StandingsWatermark.objects.filter(league=league).values(
-        "games", "matches", "last_finished_at", "last_kind", "last_id", "sequences"
+        "games", "matches", "last_finished_at", "last_kind", "last_id", "sequences", "ratings_from", "table_sizes"
     ).get()
 
 
@@ -193,10 +193,13 @@ def test_a_game_that_finished_before_the_last_counted_one_is_folded_in(computed,
     league = computed
     early = play_game("spades", winner="NS")
     play_game("spades", winner="EW")
-    # The first game's transaction committed late: its update had not seen it when the second was folded in.
+    # The first game's transaction (its last hand and its note) committed late: the update had not seen it
+    # when the second was folded in.
     Game.objects.filter(pk=early.pk).update(status=Game.Status.IN_PROGRESS)
+    ChangedResult.objects.filter(game_id=early.pk).delete()
     assert update(league).games == 1
     Game.objects.filter(pk=early.pk).update(status=Game.Status.FINISHED)
+    ChangedResult.objects.create(league=league, game_id=early.pk)
 
     summary = update(league)
 

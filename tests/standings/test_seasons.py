@@ -13,7 +13,16 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import CountedResult, Game, PlayerFigures, PlayerRating, RatingChange, Season, Standing
+from games.models import (
+    ChangedResult,
+    CountedResult,
+    Game,
+    PlayerFigures,
+    PlayerRating,
+    RatingChange,
+    Season,
+    Standing,
+)
 from games.models.seasons import start_of, today
 from games.models.standings import SeasonWatermark
 from games.services import hand_correct, hand_record, hand_undo
@@ -61,9 +70,10 @@ def make_season(league, name, starts_on, ends_on=None) -> Season:
 
 
 def finished_on(game, day) -> None:
-    """Move a finished game to ``day`` (saving it, as the services do, so its fingerprint changes)."""
+    """Move a finished game to ``day`` (saving it and noting the change, as the services do)."""
     Game.objects.filter(pk=game.pk).update(finished_at=start_of(day) + timedelta(hours=20),
                                            updated_at=timezone.now())
+    ChangedResult.objects.create(league_id=game.league_id, game_id=game.pk)
 
 
 def update(league):
