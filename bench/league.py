@@ -6,12 +6,15 @@ of the league's players (some cutthroat Spades, Trumps matches of three games). 
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from games.models import Game, Hand, League, Match, Player
+from django.db import connection
+
+from games.models import ChangedResult, Game, Hand, League, Match, Player
 from games.rules import RULES_VERSION, RULESETS, InvalidHand, get_ruleset, ruleset_class
 from games.services.hands import plain
 
@@ -97,14 +100,15 @@ def template_pool(rng: random.Random, per_kind: int = 40) -> dict[str, list[Temp
 
 
 def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, list[Player]]:
+    """A league of ``players`` players and ``games`` finished games (Trumps partly in matches), with their hands."""
     rng = random.Random(seed)
     pool = template_pool(rng)
     league = League.objects.create(name=f"Bench league {int(time.time())}", slug=f"bench-{time.time_ns()}")
     people = Player.objects.bulk_create(Player(name=f"Bench player {n}") for n in range(players))
+    league.players.add(*people)  # the league's roster: its players are seen where the league is
     kinds = ["spades"] * 30 + ["spades_cutthroat"] * 10 + ["smudge"] * 25 + ["thieving_stink"] * 20 + ["trumps"] * 15
     # (kind, seating, template, finished at, the match's index and the game's number in it, if in one)
     game_rows: list[tuple[str, dict[str, int], Template, datetime, int | None, int | None]] = []
-    hand_rows = []
     match_specs = []  # (match index, seating, first dealer, [template per game])
     at = START
     made = 0
@@ -134,18 +138,67 @@ def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, li
                           rng.choice(pool[kind]), at, None, None))
         made += 1
     matches = Match.objects.bulk_create(match_specs, batch_size=2000)
-    objects = []
-    for kind, seating, (options, totals, winner, _), finished_at, match_index, game_number in game_rows:
+    if connection.vendor == "postgresql":
+        copy_games(league, game_rows, [match.pk for match in matches])
+    else:
+        create_games(league, game_rows, matches)
+    return league, people
+
+
+def copy_games(league: League, game_rows: list[tuple[Any, ...]], match_ids: list[int]) -> None:
+    """The games and their hands through COPY, each hand's JSON written out once per template (PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('games_game', 'id')) FROM generate_series(1, %s)",
+                       [len(game_rows)])
+        ids = [row[0] for row in cursor.fetchall()]
+    texts: dict[int, tuple[str, str, list[tuple[str, ...]]]] = {}  # id(template) -> its JSON, as text
+
+    def text(template: Template) -> tuple[str, str, list[tuple[str, ...]]]:
+        found = texts.get(id(template))
+        if found is None:
+            options, totals, _, hands = template
+            found = texts[id(template)] = (json.dumps(options), json.dumps(totals), [
+                (json.dumps(record), dealer, json.dumps(delta), json.dumps(hand_totals), json.dumps(extras),
+                 json.dumps(details)) for record, dealer, delta, hand_totals, extras, details in hands])
+        return found
+
+    game_fields = ("id", "game_type", "league_id", "north_id", "east_id", "south_id", "west_id", "options",
+                   "rules_version", "status", "winner", "totals", "extras", "hand_count", "match_id",
+                   "match_game_number", "is_public", "started_at", "finished_at", "updated_at")
+    hand_fields = ("game_id", "number", "record", "dealer", "delta", "totals", "extras", "details", "entered_at",
+                   "updated_at")
+    with connection.cursor() as cursor, cursor.cursor.copy(
+            f"COPY games_game ({', '.join(game_fields)}) FROM STDIN") as copy:
+        for game_id, (kind, seating, template, finished_at, match_index, number) in zip(ids, game_rows, strict=True):
+            options, totals, hands = text(template)
+            copy.write_row((game_id, "spades" if kind == "spades_cutthroat" else kind, league.pk, seating["N"],
+                            seating["E"], seating["S"], seating["W"], options, RULES_VERSION, Game.Status.FINISHED,
+                            template[2], totals, "{}", len(hands),
+                            match_ids[match_index] if match_index is not None else None, number, False,
+                            finished_at - timedelta(minutes=15), finished_at, finished_at))
+    with connection.cursor() as cursor, cursor.cursor.copy(
+            f"COPY games_hand ({', '.join(hand_fields)}) FROM STDIN") as copy:
+        for game_id, (_, _, template, finished_at, _, _) in zip(ids, game_rows, strict=True):
+            for number, hand in enumerate(text(template)[2], 1):
+                copy.write_row((game_id, number, *hand, finished_at, finished_at))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE games_game")
+        cursor.execute("ANALYZE games_hand")
+
+
+def create_games(league: League, game_rows: list[tuple[Any, ...]], matches: list[Match]) -> None:
+    """The games and their hands through the ORM (any database)."""
+    objects, hand_rows = [], []
+    for kind, seating, (options, totals, winner, hands), finished_at, match_index, number in game_rows:
         objects.append(Game(
             game_type="spades" if kind == "spades_cutthroat" else kind, league=league,
             north_id=seating["N"], east_id=seating["E"], south_id=seating["S"], west_id=seating["W"],
             options=options, rules_version=RULES_VERSION, status=Game.Status.FINISHED, winner=winner,
-            totals=totals, hand_count=0, match=matches[match_index] if match_index is not None else None,
-            match_game_number=game_number, started_at=finished_at - timedelta(minutes=15), finished_at=finished_at,
+            totals=totals, hand_count=len(hands), match=matches[match_index] if match_index is not None else None,
+            match_game_number=number, started_at=finished_at - timedelta(minutes=15), finished_at=finished_at,
         ))
     created = Game.objects.bulk_create(objects, batch_size=2000)
     for game, (_, _, (_, _, _, hands), finished_at, _, _) in zip(created, game_rows, strict=True):
-        game.hand_count = len(hands)
         for number, (record, dealer, delta, totals, extras, details) in enumerate(hands, 1):
             hand_rows.append(Hand(game=game, number=number, record=record, dealer=dealer, delta=delta,
                                   totals=totals, extras=extras, details=details, entered_at=finished_at))
@@ -153,8 +206,6 @@ def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, li
             Hand.objects.bulk_create(hand_rows, batch_size=5000)
             hand_rows = []
     Hand.objects.bulk_create(hand_rows, batch_size=5000)
-    Game.objects.bulk_update(created, ["hand_count"], batch_size=2000)
-    return league, people
 
 
 def finish_one_more_game(league: League, people: list[Player]) -> Game:
@@ -162,13 +213,17 @@ def finish_one_more_game(league: League, people: list[Player]) -> Game:
     rng = random.Random(99)
     options, totals, winner, hands = play_template(rng, "spades") or (None, None, None, [])
     table = rng.sample(people, 4)
+    # After every game of the league (a large one's synthetic history runs years past today).
+    last = Game.objects.filter(league=league).order_by("-finished_at").values_list("finished_at", flat=True).first()
+    finished_at = max(filter(None, (last and last + timedelta(minutes=30), datetime.now(UTC))))
     game = Game.objects.create(
         game_type="spades", league=league, north=table[0], east=table[1], south=table[2], west=table[3],
         options=options, rules_version=RULES_VERSION, status=Game.Status.FINISHED, winner=winner, totals=totals,
-        hand_count=len(hands), finished_at=datetime.now(UTC),
+        hand_count=len(hands), finished_at=finished_at,
     )
     Hand.objects.bulk_create(
         Hand(game=game, number=n, record=r, dealer=d, delta=dl, totals=t, extras=e, details=dt)
         for n, (r, d, dl, t, e, dt) in enumerate(hands, 1)
     )
+    ChangedResult.objects.create(league=league, game_id=game.pk)  # as the service that finishes a game notes it
     return game
