@@ -58,6 +58,20 @@ def score_chart(
 SPARK_W, SPARK_H, SPARK_PAD = 160, 40, 4
 
 
+def thinned(series: Sequence[float], columns: int) -> list[int]:
+    """The indexes of ``series`` worth drawing ``columns`` wide: all of them when there are few; else, in each
+    column's share of them, its lowest and its highest (in order), and the last: the line looks the same, and a
+    player's thousandth result does not add to the page."""
+    if len(series) <= 2 * columns:
+        return list(range(len(series)))
+    kept = []
+    for column in range(columns):
+        share = range(column * len(series) // columns, (column + 1) * len(series) // columns)
+        low, high = min(share, key=series.__getitem__), max(share, key=series.__getitem__)
+        kept += sorted({low, high})
+    return kept if kept[-1] == len(series) - 1 else [*kept, len(series) - 1]
+
+
 def rating_sparkline(ordinals: Sequence[float]) -> dict[str, Any] | None:
     """A small line of a rating's conservative skill, result by result (from 0, a new player's), or None."""
     if not ordinals:
@@ -75,7 +89,7 @@ def rating_sparkline(ordinals: Sequence[float]) -> dict[str, Any] | None:
 
     return {
         "width": SPARK_W, "height": SPARK_H,
-        "points": " ".join(f"{x(i)},{y(value)}" for i, value in enumerate(series)),
+        "points": " ".join(f"{x(i)},{y(series[i])}" for i in thinned(series, SPARK_W - 2 * SPARK_PAD)),
         "zero_y": y(0.0), "last_x": x(steps), "last_y": y(series[-1]),
         "summary": f"Skill after each of {steps} rated result{'s' if steps != 1 else ''}, from 0 to "
                    f"{series[-1]:.1f} (lowest {low:.1f}, highest {high:.1f}).",

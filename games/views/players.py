@@ -68,8 +68,11 @@ def league_cards(*, ratings, results, figures) -> list[dict[str, Any]]:
                                                      game_order(entry["game_type"])))
 
 
-# Partners and opponents shown in each table at first; the rest are a tap away (a <details>, no script).
+# Partners and opponents shown in each table at first; the next ones are a tap away (a <details>, no script), up
+# to RECORDS_LISTED in all: the ones played with (or against) most. The rest, fewer games each, are only counted,
+# so that a player of a big club does not get a page of every member twice per game (the API lists them all).
 RECORDS_SHOWN = 8
+RECORDS_LISTED = 24
 
 
 def record_line(entry: dict[str, Any]) -> dict[str, Any]:
@@ -77,10 +80,12 @@ def record_line(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "rate_pct": round(100 * entry["win_rate"]), "margin": signed(entry["average_margin"])}
 
 
-def split(key: str, entry: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """``partners`` (or ``opponents``) shown at first, and ``partners_more``: the rest."""
-    lines = [record_line(line) for line in entry[key]]
-    return {key: lines[:RECORDS_SHOWN], f"{key}_more": lines[RECORDS_SHOWN:]}
+def split(key: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """``partners`` (or ``opponents``) shown at first, ``partners_more``: the next ones, and ``partners_left``: how
+    many more are not listed."""
+    lines = [record_line(line) for line in entry[key][:RECORDS_LISTED]]
+    return {key: lines[:RECORDS_SHOWN], f"{key}_more": lines[RECORDS_SHOWN:],
+            f"{key}_left": max(0, len(entry[key]) - RECORDS_LISTED)}
 
 
 def records_section(request, player: Player, season: Season | str | None) -> dict[str, Any]:

@@ -248,3 +248,21 @@ def test_a_season_shows_the_records_of_its_games_only(client, owner, league, pla
     page = season_page.content.decode()
     assert "Games finished in Autumn 2026 (Thursday Club) only." in page
     assert f'<input type="hidden" name="season" value="{autumn.pk}">' in page
+
+
+def test_a_club_full_of_partners_lists_those_played_with_most_and_counts_the_rest(client, owner, league, players,
+                                                                                 finish, monkeypatch):
+    from games.services import player_create
+    from games.views import players as player_pages
+
+    monkeypatch.setattr(player_pages, "RECORDS_LISTED", 10)
+    others = [player_create(name=f"Player {n:02}", by=owner, league=league) for n in range(14)]
+    for left, right in zip(others[::2], others[1::2], strict=True):
+        finish("smudge", seats={"N": players[0].pk, "E": left.pk, "S": players[2].pk, "W": right.pk})
+    finish("smudge", seats={"N": players[0].pk, "E": others[13].pk, "S": players[2].pk, "W": others[0].pk})
+    response = client.get(reverse("player", args=[players[0].pk]))
+    smudge = records_of(response)["smudge"]
+    # Fourteen opponents: the two played most first, ten listed in all, four counted.
+    assert [line["player"]["name"] for line in smudge["opponents"][:2]] == ["Player 00", "Player 13"]
+    assert len(smudge["opponents"]) + len(smudge["opponents_more"]) == 10 and smudge["opponents_left"] == 4
+    assert "And 4 more opponents with fewer games against." in response.content.decode()
