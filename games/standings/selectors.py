@@ -328,8 +328,9 @@ def pages_of_tables(league: League, season: Season | None, tables: list[tuple[st
     pages = [page_of_table(league, season, kind, partnerships) for kind, partnerships in tables]
     if connection.features.supports_slicing_ordering_in_compound:
         cut = [page.order_by(*PAGE_ORDER)[offset:offset + limit] for page in pages]
-        rows = cut[0].union(*cut[1:], all=True) if len(cut) > 1 else cut[0]
-        return list(rows.order_by("game_type", "table", *PAGE_ORDER))
+        if len(cut) == 1:  # one table: its page, already in order (a sliced query cannot be ordered again)
+            return list(cut[0])
+        return list(cut[0].union(*cut[1:], all=True).order_by("game_type", "table", *PAGE_ORDER))
     picked = reduce(operator.or_, (Q(pk__in=page.order_by(*PAGE_ORDER).values("pk")[offset:offset + limit])
                                    for page in pages))
     return list(page_of_table(league, season, None, None).filter(picked).order_by("game_type", "table", *PAGE_ORDER))

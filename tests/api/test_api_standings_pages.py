@@ -71,3 +71,12 @@ def test_the_standings_read_stays_two_queries_as_the_league_grows(anonymous, cro
                                                                   django_assert_max_num_queries):
     with django_assert_max_num_queries(3):  # the league with its version; players; partnerships
         get(anonymous, crowded, "?page_size=3&page=2")
+
+
+@pytest.mark.parametrize("database", ["any", pytest.param("postgres", marks=pytest.mark.services)])
+def test_a_page_that_only_one_table_reaches_reads_that_table_alone(anonymous, crowded, request, database):
+    if database == "postgres":
+        request.getfixturevalue("postgres")  # the one query's UNION of pages, cut down to one table
+    whole = get(anonymous, crowded, "?page_size=100")["game_types"][0]
+    second = get(anonymous, crowded, "?page=2&page_size=12")["game_types"][0]
+    assert second["players"] == [] and second["partnerships"] == whole["partnerships"][12:24]
