@@ -1,7 +1,7 @@
 """Worked cases from the rules pages (docs/rules.md, docs/rules/<game>.md), one JSON file per game.
 
 Each case gives a game, its options and its hands, and either the expected outcome or the
-refusal expected (which hand, which field, words the message must contain). Deltas and
+refusal expected (which hand, which field, and the message word for word, as a player reads it). Deltas and
 totals are listed hand by hand so a case reads like a score sheet.
 """
 
@@ -32,7 +32,7 @@ def test_worked_case(case):
             rules.replay(case["hands"])
         assert refused.value.number == expected["hand"]
         assert refused.value.field == expected.get("field")
-        assert expected["message"] in refused.value.message
+        assert refused.value.message == expected["message"]
         return
 
     state = rules.replay(case["hands"])
