@@ -254,8 +254,9 @@ class HandScore:
 # which costs more than the rest of building the value; their ``__init__`` set each slot through the
 # slot's own descriptor instead, which is what ``object.__setattr__`` ends up calling. Once built they
 # are as frozen as before: assigning a field raises ``FrozenInstanceError``.
+# (Called only while this module is imported, before a test can run: mutation testing leaves it alone.)
 def set_slots(cls: type, *names: str) -> tuple[Any, ...]:
-    return tuple(getattr(cls, name).__set__ for name in names)
+    return tuple(getattr(cls, name).__set__ for name in names)  # pragma: no mutate
 
 
 (_set_hand_number, _set_hand_dealer, _set_hand_record, _set_hand_delta, _set_hand_totals, _set_hand_extras,

@@ -44,5 +44,7 @@ class Rate:
 
     def of(self, counts: Mapping[str, int]) -> float | None:
         """The rate from a player's counts (``None`` when there is nothing to divide by)."""
-        whole = counts.get(self.whole, 0)
-        return round(counts.get(self.part, 0) / whole, self.digits) if whole else None
+        whole = counts.get(self.whole)
+        if not whole:
+            return None
+        return round(counts.get(self.part, 0) / whole, self.digits)

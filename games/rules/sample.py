@@ -8,9 +8,10 @@ property tests and benchmarks use them through :func:`games.rules.random_hand`.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 
 def split(rng: random.Random, total: int, parts: int) -> list[int]:
     """``total`` shared at random among ``parts``."""
     cuts = sorted(rng.randint(0, total) for _ in range(parts - 1))
-    return [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
+    return [b - a for a, b in pairwise([0, *cuts, total])]

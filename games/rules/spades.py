@@ -503,7 +503,7 @@ class Spades(Ruleset):
 
     @classmethod
     def sample_hand(cls, rng: random.Random) -> dict[str, Any]:
-        tricks = split(rng, TRICKS, 4)
+        tricks = dict(zip(SEATS, split(rng, TRICKS, 4), strict=True))
         # Players bid close to what they take, a little under more often than over; no nils.
-        bids = [max(1, min(TRICKS, took - rng.choice((0, 0, 1, 1, -1)))) for took in tricks]
-        return {"bids": dict(zip(SEATS, bids, strict=True)), "tricks": dict(zip(SEATS, tricks, strict=True))}
+        bids = {seat: max(1, min(TRICKS, took - rng.choice((0, 0, 1, 1, -1)))) for seat, took in tricks.items()}
+        return {"bids": bids, "tricks": tricks}

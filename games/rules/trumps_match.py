@@ -152,8 +152,8 @@ def match_result(
     games_won = dict.fromkeys(players, 0)
     game_winners: list[str | None] = []
     side_totals: list[Mapping[str, int]] = []
-    for index, (seating, totals) in enumerate(zip(checked, game_totals, strict=False), 1):
-        totals = check_game_totals(totals, f"game_totals.{index}")
+    for index, given in enumerate(game_totals, 1):
+        seating, totals = checked[index - 1], check_game_totals(given, f"game_totals.{index}")
         winner = game_winner(totals, options["target"])
         game_winners.append(winner)
         side_totals.append(frozen(totals))

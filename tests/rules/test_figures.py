@@ -125,3 +125,24 @@ def test_spades_nils_and_blind_nils_count_the_same_without_the_record():
                                             "tricks": {"N": 4, "E": 1, "S": 4, "W": 4}}]).hands
     assert [rules.figures({}, hand.details) for hand in hands] == [rules.figures(hand.record, hand.details)
                                                                   for hand in hands]
+
+
+def test_a_rate_with_nothing_counted_of_its_part_is_zero():
+    assert ruleset_class("thieving_stink").rates({"hands": 4}) == {"stack_hold_rate": 0.0, "average_stack": None}
+
+
+def test_a_rate_with_nothing_counted_to_divide_by_is_none():
+    assert ruleset_class("thieving_stink").rates({"stack_cards": 6}) == {"stack_hold_rate": None,
+                                                                        "average_stack": None}
+
+
+def test_a_rate_is_rounded_to_its_digits():
+    assert ruleset_class("smudge").rates({"hands": 9, "bids": 3, "bids_made": 2, "smudge_bids": 0}) == {
+        "bid_success": 0.6667, "smudge_success": None}
+    assert ruleset_class("spades").rates({"hands": 7, "bags": 10})["bags_per_hand"] == 1.4286
+
+
+@pytest.mark.parametrize(("count", "words"), [(0, "0 bags"), (1, "1 bag"), (2, "2 bags")])
+def test_spades_bags_read_in_words(count, words):
+    [bags] = ruleset_class("spades").extras_shown
+    assert bags.name == "bags" and bags.words(count) == words

@@ -19,6 +19,7 @@ from games.rules import (
     shown,
 )
 from games.rules.trumps_match import match_result, match_seatings
+from tests.rules.examples import examples
 
 # --- shown ----------------------------------------------------------------------------------------
 
@@ -161,10 +162,54 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(value=JSON_VALUES.filter(lambda value: not (type(value) is int and 1 <= value <= 13)))
 def test_any_refused_value_reads_back_as_the_json_that_was_sent(value):
     # What a client sent, decoded and shown again, is the JSON it wrote (give or take spacing).
     sent = json.dumps(value, ensure_ascii=False)
     refused = refusal("trumps", {**TRUMPS, "bid": json.loads(sent)})
     assert refused.message == f"bid must be a whole number from 1 to 13, not {sent}"
+
+
+# --- what every game checks the same way ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_type", game_types())
+@pytest.mark.parametrize(
+    ("record", "field", "message"),
+    [
+        (["N", 3], None, "a hand must be an object of fields"),
+        ({"dealer": "north"}, "dealer", "dealer must be one of N, E, S, W"),
+        ({"note": ["late"]}, "note", "a note must be text"),
+    ],
+)
+def test_every_game_refuses_a_hand_that_is_not_one(game_type, record, field, message):
+    if isinstance(record, dict):
+        record = {**ruleset_class(game_type).record_example, **record}
+    refused = refusal(game_type, record)
+    assert (refused.number, refused.field, refused.message) == (1, field, message)
+
+
+@pytest.mark.parametrize("game_type", game_types())
+def test_every_game_names_the_first_missing_field(game_type):
+    example = ruleset_class(game_type).record_example
+    first = next(iter(example))
+    refused = refusal(game_type, {name: value for name, value in example.items() if name != first})
+    assert (refused.field, refused.message) == (first, f"{first} is missing")
+
+
+def test_a_refusal_reads_as_a_line_naming_the_hand():
+    rules = get_ruleset("trumps", {})
+    with pytest.raises(InvalidHand) as refused:
+        rules.replay([TRUMPS, TRUMPS, {**TRUMPS, "tricks": 14}])
+    assert str(refused.value) == "hand 3: tricks must be a whole number from 0 to 13, not 14"
+    assert refused.value.args == ("tricks must be a whole number from 0 to 13, not 14",)
+
+
+def test_a_game_over_without_a_winner_takes_no_more_hands():
+    rules = get_ruleset("smudge", {})
+    state = rules.resume(totals={"NS": 12, "EW": 9}, extras=None, hands_played=7, finished=True)
+    with pytest.raises(InvalidHand) as refused:
+        rules.play(state, SMUDGE)
+    assert (refused.value.number, refused.value.field, refused.value.message) == (
+        8, None, "the game is already over; no more hands can be added")

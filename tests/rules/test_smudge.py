@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from games.rules import InvalidHand, InvalidOptions, get_ruleset, next_seat
 from games.rules.smudge import Smudge
+from tests.rules.examples import examples
 
 SIDES = ("NS", "EW")
 SEATS = ("N", "E", "S", "W")
@@ -317,7 +318,7 @@ def play_until_over(rules, records):
     return state, []
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(OPTIONS, st.lists(hands(), min_size=1, max_size=12))
 def test_each_hand_awards_two_to_four_points_and_five_only_for_a_made_smudge(options, records):
     rules = Smudge(options)
@@ -330,7 +331,7 @@ def test_each_hand_awards_two_to_four_points_and_five_only_for_a_made_smudge(opt
             assert scored.details["points"][scored.details["bidding_side"]] == 4
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(OPTIONS, st.lists(hands(), min_size=1, max_size=12))
 def test_replaying_equals_summing_the_deltas(options, records):
     rules = Smudge(options)
@@ -343,7 +344,7 @@ def test_replaying_equals_summing_the_deltas(options, records):
     assert rules.replay([scored.record for scored in state.hands]) == state
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(OPTIONS, st.lists(hands(), min_size=1, max_size=12))
 def test_no_hand_is_accepted_after_the_game_is_won(options, records):
     rules = Smudge(options)
@@ -374,7 +375,7 @@ BAD_FIELDS = st.sampled_from(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(OPTIONS, st.lists(hands(), max_size=6), hands(), BAD_FIELDS)
 def test_a_refused_hand_changes_nothing(options, records, good, bad):
     rules = Smudge({**options, "target": 1000})

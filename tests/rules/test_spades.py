@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.rules import SEATS, InvalidHand, InvalidOptions, get_ruleset
 from games.rules.spades import Spades
+from tests.rules.examples import examples
 
 
 def hand(bids, tricks, **extra):
@@ -422,7 +423,7 @@ def game(draw, options=None, max_hands=12):
     return rules, state
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_every_generated_hand_has_thirteen_tricks_and_is_accepted(data):
     options = data.draw(options_strategy)
@@ -433,7 +434,7 @@ def test_every_generated_hand_has_thirteen_tricks_and_is_accepted(data):
         assert sum(side["tricks"] for side in state.hands[0].details["sides"].values()) == 13
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data(), st.integers(-13, 13).filter(bool), st.sampled_from(SEATS))
 def test_tricks_not_adding_up_to_13_are_refused(data, off_by, seat):
     record = data.draw(valid_hand({}))
@@ -448,7 +449,7 @@ def test_tricks_not_adding_up_to_13_are_refused(data, off_by, seat):
     assert refused.message == f"tricks add up to {13 + off_by}; they must add up to 13"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data(), st.integers(1, 12))
 def test_bags_stay_below_the_bag_limit_in_cycle_mode(data, bag_limit):
     options = {"bag_limit": bag_limit, "target": 10_000, "blind_nil_deficit": 0}
@@ -457,7 +458,7 @@ def test_bags_stay_below_the_bag_limit_in_cycle_mode(data, bag_limit):
         assert all(0 <= bags < bag_limit for bags in scored.extras["bags"].values())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(game({"target": 10_000}, max_hands=15))
 def test_with_default_options_a_total_minus_its_bags_is_a_multiple_of_ten(rules_and_state):
     _, state = rules_and_state
@@ -466,7 +467,7 @@ def test_with_default_options_a_total_minus_its_bags_is_a_multiple_of_ten(rules_
             assert (scored.totals[side] - scored.extras["bags"][side]) % 10 == 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(game(), st.data())
 def test_replaying_equals_summing_the_deltas(rules_and_state, data):
     rules, state = rules_and_state
@@ -481,7 +482,7 @@ def test_replaying_equals_summing_the_deltas(rules_and_state, data):
     assert dict(rules.replay(records[split:], start=resumed).totals) == dict(state.totals)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(game(), st.data())
 def test_a_refused_hand_leaves_the_state_unchanged(rules_and_state, data):
     rules, state = rules_and_state
@@ -499,7 +500,7 @@ def test_a_refused_hand_leaves_the_state_unchanged(rules_and_state, data):
     assert dict(state.extras["bags"]) == before["bags"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_a_hand_after_the_game_is_won_is_refused(data):
     options = data.draw(options_strategy) | {"target": 50}

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import InvalidHand, get_ruleset
+from tests.rules.examples import examples
 
 SEATS = ("N", "E", "S", "W")
 
@@ -28,7 +29,7 @@ def stink(ns: int, ew: int, holder: str = "N", size: int = 4, **extra) -> dict:
 RULES = get_ruleset("thieving_stink", {"target": 10**6})
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(valid_hands())
 def test_every_hand_is_worth_a_multiple_of_5_from_80_to_240(hand):
     delta = RULES.play(RULES.initial_state(), hand).hands[-1].delta
@@ -36,7 +37,7 @@ def test_every_hand_is_worth_a_multiple_of_5_from_80_to_240(hand):
     assert total % 5 == 0 and 80 <= total <= 240
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(valid_hands())
 def test_the_stack_scores_for_its_holders_side_only(hand):
     delta = RULES.play(RULES.initial_state(), hand).hands[-1].delta
@@ -46,7 +47,7 @@ def test_the_stack_scores_for_its_holders_side_only(hand):
     assert delta[holder_side] == 10 * hand["face_cards"][holder_side] + 5 * hand["trump_stack"]["size"]
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.lists(valid_hands(), min_size=1, max_size=12))
 def test_replaying_a_game_equals_summing_its_deltas(hands):
     state = get_ruleset("thieving_stink", {"target": 10**6}).replay(hands)
@@ -55,7 +56,7 @@ def test_replaying_a_game_equals_summing_its_deltas(hands):
     assert [hand.dealer for hand in state.hands] == [SEATS[n % 4] for n in range(len(hands))]
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.lists(valid_hands(), min_size=1, max_size=6), st.integers(17, 40))
 def test_a_refused_hand_changes_nothing(hands, too_many):
     state = RULES.replay(hands)
@@ -66,7 +67,7 @@ def test_a_refused_hand_changes_nothing(hands, too_many):
     assert (dict(state.totals), state.hands_played, state.next_dealer, state.hands) == before
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.lists(valid_hands(), min_size=1, max_size=30))
 def test_no_hand_is_accepted_once_the_game_is_won(hands):
     rules = get_ruleset("thieving_stink", {"target": 300})

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from games.rules import InvalidHand, InvalidOptions, get_ruleset
 from games.rules.base import SEATS
 from games.rules.trumps import BID_VALUES, TRUMP_CHOICES, Trumps, contract_value
+from tests.rules.examples import examples
 
 
 def hand(declarer="N", bid=7, trump="hearts", tricks=7, doubled=False, redoubled=False, **extra):
@@ -255,7 +256,7 @@ option_sets = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(options=option_sets, record=records())
 def test_exactly_one_side_scores_on_every_hand(options, record):
     delta = deltas(record, **options)
@@ -266,7 +267,7 @@ def test_exactly_one_side_scores_on_every_hand(options, record):
     assert (scoring[0] == declaring) == (record["tricks"] >= record["bid"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(record=records())
 def test_contract_only_differs_from_all_only_in_the_overtricks(record):
     # Both scopes multiply the contract's value and the set penalty; only "all" multiplies overtricks.
@@ -278,7 +279,7 @@ def test_contract_only_differs_from_all_only_in_the_overtricks(record):
     assert contract_only == {**whole, side: whole[side] - overtricks * (multiplier - 1)}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(options=option_sets, hands=st.lists(records(), max_size=12))
 def test_replaying_equals_summing_the_deltas(options, hands):
     rules = Trumps(options)
@@ -298,7 +299,7 @@ def test_replaying_equals_summing_the_deltas(options, hands):
     assert all(max(scored.totals.values()) < rules.target for scored in state.hands[:-1])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     hands=st.lists(records(), max_size=6),
     bad=st.sampled_from([{"bid": 0}, {"tricks": 14}, {"trump": "nt"}, {"redoubled": True, "doubled": False},
@@ -317,7 +318,7 @@ def test_a_refused_hand_changes_nothing(hands, bad):
     assert rules.replay(hands) == before
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(finishing=records(), later=records())
 def test_no_hand_is_accepted_after_the_game_is_won_whatever_it_is(finishing, later):
     rules = Trumps({"target": 1})  # every hand scores at least 1, so the first hand ends the game

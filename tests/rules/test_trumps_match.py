@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import InvalidOptions, RulesError
+from games.rules import InvalidOptions, RulesError, game_types, get_ruleset, ruleset_class
 from games.rules.base import SEATS, next_seat
 from games.rules.trumps_match import MatchResult, match_result, match_seatings
+from tests.rules.examples import examples
 
 SEATED = {"N": "ann", "E": "bob", "S": "cat", "W": "dan"}
 
@@ -54,7 +55,7 @@ def test_every_player_partners_every_other_exactly_once(first_dealer):
         assert sorted(map(sorted, pairs)) == sorted(map(sorted, combinations(order, 2)))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     players=st.lists(st.one_of(st.integers(), st.text(max_size=3)), min_size=4, max_size=4, unique=True),
     first_dealer=st.sampled_from(SEATS),
@@ -166,37 +167,107 @@ def test_winners_are_listed_in_game_one_seat_order():
 
 
 def test_result_is_frozen_and_serialisable():
-    result = match_result(SEATINGS, [{"NS": 52, "EW": 30}])
+    result = match_result(SEATINGS, [{"NS": 52, "EW": 30}, {"NS": 20, "EW": 55}, {"NS": 51, "EW": 40}])
     assert isinstance(result, MatchResult)
     with pytest.raises(AttributeError):
         result.winners = (1,)  # type: ignore[misc]
-    assert result.as_dict()["player_totals"] == {1: 52, 2: 30, 3: 52, 4: 30}
+    assert result.as_dict() == {
+        "player_totals": {1: 123, 2: 90, 3: 147, 4: 136},
+        "games_won": {1: 2, 2: 0, 3: 2, 4: 2},
+        "winners": [3],
+        "games_played": 3,
+        "game_winners": ["NS", "EW", "NS"],
+        "complete": True,
+        "side_totals": [{"NS": 52, "EW": 30}, {"NS": 20, "EW": 55}, {"NS": 51, "EW": 40}],
+    }
 
 
 @pytest.mark.parametrize(
-    ("seatings", "totals", "field"),
+    ("seatings", "totals", "field", "message"),
     [
-        ((*SEATINGS, SEATINGS[0]), [], "seatings"),
-        (SEATINGS[:1], [{"NS": 50, "EW": 0}] * 2, "game_totals"),
-        ((SEATINGS[0], SEATINGS[1], {"N": 1, "E": 2, "S": 3, "W": 5}), [], "seatings.3"),
-        (SEATINGS, [{"NS": 1, "EW": 2}] * 4, "game_totals"),
-        (SEATINGS, [{"NS": 50}], "game_totals.1"),
-        (SEATINGS, [{"NS": 50, "EW": -5}], "game_totals.1.EW"),
-        (SEATINGS, [{"NS": 50, "EW": "5"}], "game_totals.1.EW"),
+        ((*SEATINGS, SEATINGS[0]), [], "seatings", "a match has at most 3 seatings, one per game"),
+        (SEATINGS[0], [], "seatings", "a match has at most 3 seatings, one per game"),
+        (SEATINGS[:1], [{"NS": 50, "EW": 0}] * 2, "game_totals",
+         "2 games given but only 1 seatings; each game needs its seating"),
+        ((SEATINGS[0], SEATINGS[1], {"N": 1, "E": 2, "S": 3, "W": 5}), [], "seatings.3",
+         "every game of a match seats the same four players"),
+        ((SEATINGS[0], {"N": 1, "E": 2, "S": 3}), [], "seatings.2",
+         "seatings.2 needs a player in each of N, E, S, W and nothing else"),
+        (({"N": 1, "E": 2, "S": 1, "W": 4},), [], "seatings.1", "seatings.1 must seat four different players"),
+        (SEATINGS, [{"NS": 1, "EW": 2}] * 4, "game_totals",
+         "4 games given but only 3 seatings; each game needs its seating"),
+        (SEATINGS, {"NS": 1, "EW": 2}, "game_totals",
+         "2 games given but only 3 seatings; each game needs its seating"),
+        (SEATINGS, [{"NS": 50}], "game_totals.1", "game_totals.1 needs a total for NS and for EW"),
+        (SEATINGS, [{"NS": 50, "EW": 0}, [50, 0]], "game_totals.2",
+         "game_totals.2 needs a total for NS and for EW"),
+        (SEATINGS, [{"NS": 50, "EW": -5}], "game_totals.1.EW",
+         "a Trumps total is a whole number of at least 0, not -5"),
+        (SEATINGS, [{"NS": 50, "EW": "5"}], "game_totals.1.EW",
+         'a Trumps total is a whole number of at least 0, not "5"'),
+        (SEATINGS, [{"NS": True, "EW": 5}], "game_totals.1.NS",
+         "a Trumps total is a whole number of at least 0, not true"),
     ],
 )
-def test_bad_match_input_is_refused(seatings, totals, field):
+def test_bad_match_input_is_refused(seatings, totals, field, message):
     with pytest.raises(RulesError) as refused:
         match_result(seatings, totals)
-    assert refused.value.field == field
+    assert (refused.value.field, refused.value.message) == (field, message)
 
 
-def test_bad_match_options_are_refused():
-    with pytest.raises(InvalidOptions):
-        match_result(SEATINGS, [], {"match_tiebreak": "coin"})
+def test_a_total_of_nothing_is_a_total():
+    assert match_result(SEATINGS, [{"NS": 0, "EW": 50}]).player_totals == {1: 0, 2: 50, 3: 0, 4: 50}
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.parametrize(
+    ("options", "field", "message"),
+    [
+        ({"match_tiebreak": "coin"}, "match_tiebreak", 'match_tiebreak must be one of none, games_won, not "coin"'),
+        ({"target": 0}, "target", "target must be a whole number from 1 to 1,000,000, not 0"),
+        (["target"], "options", "options must be an object of option names to values"),
+    ],
+)
+def test_bad_match_options_are_refused(options, field, message):
+    with pytest.raises(InvalidOptions) as refused:
+        match_result(SEATINGS, [], options)
+    assert (refused.value.field, refused.value.message) == (field, message)
+
+
+def test_a_match_without_options_plays_to_50_and_shares_a_tie():
+    result = match_result(SEATINGS, [{"NS": 50, "EW": 49}, {"NS": 49, "EW": 50}, {"NS": 50, "EW": 0}], None)
+    assert result.game_winners == ("NS", "EW", "NS")
+    assert result.player_totals == {1: 149, 2: 98, 3: 100, 4: 149} and result.winners == (1, 4)
+
+
+def test_a_trumps_game_seats_its_match_from_its_own_first_dealer():
+    game = get_ruleset("trumps", {"first_dealer": "E"})
+    assert game.match_seatings(SEATED) == match_seatings(SEATED, "E")
+    assert game.match_seatings(SEATED)[1] == {"N": "ann", "E": "bob", "S": "dan", "W": "cat"}
+
+
+def test_a_trumps_game_totals_its_match_under_its_own_options():
+    # The same games, first to 40: every game was won; first to 50 (the default): none was.
+    totals = [{"NS": 40, "EW": 10}, {"NS": 30, "EW": 40}, {"NS": 45, "EW": 35}]
+    to_40 = get_ruleset("trumps", {"target": 40})
+    assert to_40.match_result(to_40.match_seatings(SEATED), totals).game_winners == ("NS", "EW", "NS")
+    to_50 = get_ruleset("trumps")
+    assert to_50.match_result(to_50.match_seatings(SEATED), totals).game_winners == (None, None, None)
+    # Game 3 left unfinished: 1 and 2 tie on 120 points, 1 with two games won and 2 with one.
+    unfinished = [{"NS": 50, "EW": 20}, {"NS": 60, "EW": 0}, {"NS": 10, "EW": 40}]
+    tiebreak = get_ruleset("trumps", {"match_tiebreak": "games_won"})
+    assert tiebreak.match_result(SEATINGS, unfinished).winners == (1,)
+
+
+@pytest.mark.parametrize("game_type", [kind for kind in game_types() if not ruleset_class(kind).match_games])
+def test_a_game_not_played_in_matches_has_no_match_to_seat_or_total(game_type):
+    game = get_ruleset(game_type)
+    with pytest.raises(NotImplementedError, match=f"^{game_type} is not played in matches$"):
+        game.match_seatings(SEATED)
+    with pytest.raises(NotImplementedError, match=f"^{game_type} is not played in matches$"):
+        game.match_result([], [])
+
+
+@settings(max_examples=examples(200), deadline=None)
 @given(
     totals=st.lists(st.fixed_dictionaries({"NS": st.integers(0, 200), "EW": st.integers(0, 200)}),
                     min_size=3, max_size=3),
@@ -220,7 +291,7 @@ def finished_games(draw, target=50):
     return {"NS": winner, "EW": loser} if draw(st.booleans()) else {"NS": loser, "EW": winner}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(totals=st.lists(finished_games(), min_size=3, max_size=3))
 def test_players_tied_over_three_finished_games_have_won_as_many_games(totals):
     # Any two players are opponents in exactly two games; with every game won at the target,
@@ -229,3 +300,20 @@ def test_players_tied_over_three_finished_games_have_won_as_many_games(totals):
     games_won = match_result(SEATINGS, totals, {"match_tiebreak": "games_won"})
     assert none.winners == games_won.winners
     assert len({none.games_won[player] for player in none.winners}) == 1
+
+
+@pytest.mark.parametrize(
+    ("totals", "winner"),
+    [
+        ({"NS": 50, "EW": 49}, "NS"),
+        ({"NS": 12, "EW": 61}, "EW"),
+        ({"NS": 49, "EW": 0}, None),
+        # Both sides at the target cannot come from play (a game ends when one gets there), but totals
+        # entered by hand can say so: the higher won, and level totals leave the game undecided.
+        ({"NS": 52, "EW": 55}, "EW"),
+        ({"NS": 58, "EW": 50}, "NS"),
+        ({"NS": 52, "EW": 52}, None),
+    ],
+)
+def test_a_game_of_a_match_was_won_by_the_side_at_the_target(totals, winner):
+    assert match_result(SEATINGS, [totals]).game_winners == (winner,)

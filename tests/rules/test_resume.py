@@ -1,0 +1,43 @@
+"""A game picked up from its stored totals (``Ruleset.resume``) goes on exactly as if it had been replayed."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules import InvalidHand, get_ruleset
+
+# NS bid 6 and take 8: two bags; EW bid 7 and take 5: set.
+SPADES_HAND = {"bids": {"N": 3, "E": 4, "S": 3, "W": 3}, "tricks": {"N": 4, "E": 3, "S": 4, "W": 2}}
+
+
+def test_a_resumed_game_deals_and_numbers_on_from_the_hands_played():
+    rules = get_ruleset("spades", {"first_dealer": "S"})
+    state = rules.resume(totals={"NS": 180, "EW": 95}, extras={"bags": {"NS": 8, "EW": 1}}, hands_played=5)
+    assert (dict(state.totals), state.next_dealer, state.hands_played, state.next_number) == (
+        {"NS": 180, "EW": 95}, "W", 5, 6)
+    assert (state.finished, state.winner, state.hands) == (False, None, ())
+    after = rules.play(state, SPADES_HAND)
+    assert after.hands[-1].number == 6 and after.hands[-1].dealer == "W"
+    # The two bags bring NS's stored eight to ten: 62 less the bag penalty of 100.
+    assert dict(after.totals) == {"NS": 142, "EW": 25}
+    assert dict(after.extras["bags"]) == {"NS": 0, "EW": 1}
+
+
+def test_a_side_missing_from_the_stored_totals_starts_at_nothing():
+    state = get_ruleset("smudge").resume(totals={"EW": 7}, extras=None, hands_played=3)
+    assert dict(state.totals) == {"NS": 0, "EW": 7}
+
+
+def test_a_resumed_game_without_stored_extras_starts_them_afresh():
+    state = get_ruleset("spades").resume(totals={"NS": 60, "EW": 40}, extras=None, hands_played=1)
+    assert {name: dict(values) for name, values in state.extras.items()} == {"bags": {"NS": 0, "EW": 0}}
+
+
+def test_a_game_resumed_as_won_stays_won():
+    rules = get_ruleset("trumps")
+    state = rules.resume(totals={"NS": 51, "EW": 20}, extras=None, hands_played=9, finished=True, winner="NS")
+    assert (state.finished, state.winner) == (True, "NS")
+    with pytest.raises(InvalidHand) as refused:
+        rules.play(state, rules.record_example)
+    assert (refused.value.number, refused.value.message) == (
+        10, "the game is already over: NS won; no more hands can be added")
