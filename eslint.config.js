@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/", "staticfiles/", ".venv/", "docs/", "htmlcov/"] },
+  { ignores: ["node_modules/", "staticfiles/", ".venv/", "docs/", "htmlcov/", "mutants/"] },
   js.configs.recommended,
   {
     rules: {
