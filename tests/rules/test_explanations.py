@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import InvalidHand, Ruleset, get_ruleset
+from tests.rules.examples import examples
 
 NAMES = {"N": "Ann", "E": "Bob", "S": "Cat", "W": "Dan"}
 
@@ -300,7 +301,7 @@ def assert_terms_add_up(rules, state):
         assert all(hand.delta[side] == 0 for side in rules.sides if side not in sides)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(options=SPADES_OPTIONS, seed=st.integers(0, 2**32))
 def test_spades_terms_add_up_to_each_sides_score(options, seed):
     if not options.get("partnerships", True):
@@ -331,7 +332,7 @@ OTHER_GAMES = [
 ]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(game=st.sampled_from(OTHER_GAMES), seed=st.integers(0, 2**32))
 def test_every_games_terms_add_up_to_each_sides_score(game, seed):
     game_type, options, any_hand = game
