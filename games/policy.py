@@ -13,11 +13,20 @@
   players, so nobody can seat, rename, link, claim or merge a player another league holds. A person who
   plays in two leagues is a player in each, both linked to their one account.
 - Login names are shown only to the members of a league (anyone else sees display names).
+- Whoever holds a game's table token (scanned from its code at the table) may follow that game, and
+  nothing else: not another game, not its league, not a player's page, not the API. The one question a
+  game's pages ask is ``game_access``: what may this person, with what their phone holds, do with it.
 """
 
 from __future__ import annotations
 
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
 from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from games.rules import SEATS
 
 from .models import Game, League, Match, Membership, Player
 
@@ -68,6 +77,82 @@ def can_view_game(user, game: Game) -> bool:
     if game.created_by_id == user.pk or user.pk in {player.user_id for player in game.seats.values()}:
         return True
     return game.scorekeepers.filter(pk=user.pk).exists()
+
+
+@dataclass(frozen=True)
+class TablePass:
+    """What a phone that opened a game's table code holds for that game: the game, the table token as
+    it was in the code, and the seat its holder says is theirs (None: just watching)."""
+
+    game_id: int
+    token: str
+    seat: str | None = None
+
+
+def table_token_matches(game: Game, token: str) -> bool:
+    """Whether ``token`` is the game's table token now (a renewed one no longer is), compared in constant
+    time. A game without a token is opened by none."""
+    return bool(game.table_token) and hmac.compare_digest(game.table_token.encode(), token.encode())
+
+
+@dataclass(frozen=True)
+class GameAccess:
+    """What one person may do with one game, as its pages ask it.
+
+    ``view``: see the game as it is played (its scoreboard, hands and totals; its live board). ``seat``:
+    where they sit at its table: the seat of a player linked to their account, else the seat the holder of
+    its table token chose (``seat_chosen``). ``holds_pass``: their phone holds the game's table token as it
+    is now. ``by_token``: they see the game only because of it (so they are shown nothing beyond it: no
+    league, no players' pages). ``pass_refused``: their phone holds a pass for this game that no longer
+    opens it (the code was renewed).
+    """
+
+    user: Any
+    game: Game
+    view: bool
+    seat: str | None = None
+    seat_chosen: bool = False
+    holds_pass: bool = False
+    by_token: bool = False
+    pass_refused: bool = False
+
+    @property
+    def score(self) -> bool:
+        """Record, correct, undo and abandon: never by the token. (Asked only where needed: it may cost a query.)"""
+        return can_score_game(self.user, self.game)
+
+    @property
+    def seated(self) -> bool:
+        """A player linked to their account sits at the table."""
+        return self.seat is not None and not self.seat_chosen
+
+    @property
+    def may_choose_seat(self) -> bool:
+        """A token holder says which seat is theirs; a player linked to a seat has theirs already."""
+        return self.holds_pass and not self.seated
+
+
+def own_seat(user, game: Game) -> str | None:
+    """The seat of the game's player linked to ``user``'s account, if one is (seats as loaded with the game)."""
+    if not user.is_authenticated:
+        return None
+    return next((seat for seat, player in game.seats.items() if player.user_id == user.pk), None)
+
+
+def game_access(user, game: Game, table_pass: TablePass | None = None) -> GameAccess:
+    """What ``user`` (with ``table_pass``, what their phone holds for this game, if anything) may do with
+    ``game``. The account's own rights first (``can_view_game``); a pass that matches the game's table
+    token now adds following it, and the seat its holder chose. A pass for another game opens nothing."""
+    by_account = can_view_game(user, game)
+    valid = (table_pass is not None and table_pass.game_id == game.pk
+             and table_token_matches(game, table_pass.token))
+    seat = own_seat(user, game)
+    chosen = False
+    if seat is None and valid and table_pass is not None and table_pass.seat in SEATS:
+        seat, chosen = table_pass.seat, True
+    return GameAccess(user=user, game=game, view=by_account or valid, seat=seat, seat_chosen=chosen,
+                      holds_pass=valid, by_token=valid and not by_account,
+                      pass_refused=table_pass is not None and not valid)
 
 
 def can_score_game(user, game: Game) -> bool:

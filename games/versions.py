@@ -32,14 +32,16 @@ def etag(*parts: Any) -> str:
     return '"' + hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()[:24] + '"'
 
 
-def game_with_version(user, game_id: int) -> Game | None:
-    """The game (with its league, match and players) if ``user`` may see it, and ``renamed``: when a
-    player was last renamed. One query (and the user's role, for a private league)."""
+def game_with_version(user, game_id: int, table_pass: policy.TablePass | None = None) -> Game | None:
+    """The game (with its league, match and players) if ``user`` may see it (or the ``table_pass`` their
+    phone holds lets them follow it), with ``renamed``: when a player was last renamed, and ``access``:
+    what they may do with it (``policy.game_access``). One query (and the user's role, for a private league)."""
     game = (Game.objects.select_related(*selectors.GAME_RELATED).annotate(renamed=latest_rename())
             .filter(pk=game_id).first())
-    if game is None or not policy.can_view_game(user, game):
+    if game is None:
         return None
-    return game
+    game.access = policy.game_access(user, game, table_pass)
+    return game if game.access.view else None
 
 
 def game_etag(game: Game, *variant: Any) -> str:

@@ -32,30 +32,6 @@
     });
   }
 
-  // The spectator view: fetch the scoreboard fragment every few seconds and swap it in when it changed.
-  function livePoll() {
-    var live = document.getElementById("live");
-    if (!live) { return; }
-    var every = (parseInt(live.dataset.poll, 10) || 4) * 1000;
-    var etag = live.dataset.version;
-    function poll() {
-      var headers = etag ? { "If-None-Match": etag } : {};
-      fetch(live.dataset.liveUrl, { headers: headers, credentials: "same-origin", cache: "no-store" })
-        .then(function (response) {
-          if (response.status === 200) {
-            etag = response.headers.get("ETag") || etag;
-            return response.text().then(function (html) {
-              live.innerHTML = html;
-              live.dataset.version = etag;
-            });
-          }
-        })
-        .catch(function () { /* offline for a moment: try again next time */ })
-        .then(function () { setTimeout(poll, every); });
-    }
-    setTimeout(poll, every);
-  }
-
   // Say plainly when the phone has no connection.
   function connectionBanner() {
     var banner = document.getElementById("connection");
@@ -107,7 +83,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     guardForms();
     freshFormsOnReturn();
-    livePoll();
     connectionBanner();
     keepAwake();
     serviceWorker();

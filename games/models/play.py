@@ -7,6 +7,7 @@ Models hold data and constraints. Rules live in ``games/rules``; writes go throu
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 from django.conf import settings
 from django.db import models
@@ -136,6 +137,11 @@ class Match(models.Model):
         return f"{game_type_name(self.game_type)} match #{self.pk}"
 
 
+def new_table_token() -> str:
+    """A game's table token: 128 random bits, in the characters a link carries as they are."""
+    return secrets.token_urlsafe(16)
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
@@ -170,6 +176,11 @@ class Game(models.Model):
     started_at = models.DateTimeField(default=timezone.now, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The secret in the table's code (its QR and share link): whoever holds it may follow this game, and
+    # nothing else (``policy.game_access``). Renewing it ends the old one at once. Compared in constant time;
+    # kept as it is because the scorekeeper's page shows the code again whenever it is opened. Empty for a
+    # game written without one (a bulk load): it gets one when its scorekeeper first opens its table page.
+    table_token = models.CharField(max_length=32, blank=True, default=new_table_token, db_default="")
 
     class Meta:
         ordering = ["-started_at", "-id"]

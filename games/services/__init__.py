@@ -26,6 +26,7 @@ from .players import (
     player_update,
 )
 from .seasons import season_create, season_update
+from .table_tokens import table_token_issue, table_token_renew
 from .tables import table_start
 from .webhooks import webhook_create, webhook_delete, webhook_test, webhook_update
 
@@ -62,6 +63,8 @@ __all__ = [
     "season_create",
     "season_update",
     "table_start",
+    "table_token_issue",
+    "table_token_renew",
     "webhook_create",
     "webhook_delete",
     "webhook_test",

@@ -14,6 +14,7 @@ from .exports import (
     league_restore_page,
     league_standings_csv,
 )
+from .follow import follow, join
 from .hands import game_abandon, hand_correct, hand_record, hand_undo
 from .home import home
 from .invitations import invitation, league_invitation, league_invitation_qr, league_invitations, league_leave
@@ -35,6 +36,7 @@ from .seasons import league_seasons_page
 from .sharing import game_sharing
 from .standings import league_table
 from .table import game_scorekeepers, table
+from .table_code import table_code_qr, table_code_renew
 from .webhooks import league_webhook, league_webhooks
 
 __all__ = [
@@ -49,11 +51,13 @@ __all__ = [
     "game_abandon",
     "game_scorekeepers",
     "game_sharing",
+    "follow",
     "hand_correct",
     "hand_record",
     "hand_undo",
     "home",
     "invitation",
+    "join",
     "league_claim_decide",
     "league_detail",
     "league_edit",
@@ -83,4 +87,6 @@ __all__ = [
     "service_worker_shell",
     "signup",
     "table",
+    "table_code_qr",
+    "table_code_renew",
 ]

@@ -3,12 +3,9 @@ signs up, and accepts."""
 
 from __future__ import annotations
 
-import io
-
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -21,6 +18,7 @@ from games.services.invitations import ROLE_WORDS
 
 from .common import submitted
 from .leagues import managed_league_or_404, visible_league_or_404
+from .qr import qr_response
 
 GONE = 410
 
@@ -80,12 +78,7 @@ def league_invitation(request, slug: str, pk: int):
 def league_invitation_qr(request, slug: str, pk: int):
     """The invitation's link as a QR code (SVG), to show on a phone or print for the club's table."""
     _, invitation = owned_invitation_or_404(request, slug, pk)
-    svg = io.BytesIO()
-    segno.make(invitation_link(request, invitation), error="m").save(
-        svg, kind="svg", scale=8, border=2, dark="#111", light="#fff", title="Invitation link")
-    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return qr_response(invitation_link(request, invitation), title="Invitation link")
 
 
 def invitation_or_404(token: str) -> Invitation:

@@ -25,6 +25,7 @@ from games.rules import SEATS
 
 from .common import board, game_title, submitted, visible_game_or_404
 from .matches import match_standing
+from .table_code import join_link
 
 
 def table_context(request, game, *, form=None, scorekeeper_form=None):
@@ -43,6 +44,9 @@ def table_context(request, game, *, form=None, scorekeeper_form=None):
         match_standing=match_standing(game) if summary.finished else None,
         scorekeeper_form=(scorekeeper_form or ScorekeeperForm()) if choosing else None,
         scorekeepers=list(game.scorekeepers.order_by("username")) if choosing else [],
+        # The table's code, for the other phones at the table (the scorekeepers' to show and renew).
+        join_link=join_link(request, game, services.table_token_issue(game=game, by=request.user))
+        if can_score else None,
         # For the page's script, which keeps entering hands while the phone is offline.
         table_facts={
             "game": game.pk, "handCount": summary.hand_count, "nextDealer": summary.next_dealer,

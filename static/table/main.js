@@ -16,6 +16,8 @@ import { plural, recordedWords, sidesShown, statusLine } from "./status.js";
 import { focusStep, followStep, setUpSteps, showStep, stepsOf } from "./steps.js";
 import { updateSums, watchSums } from "./sums.js";
 import { createSync } from "./sync.js";
+import { swapRegions } from "../live/regions.js";
+import { watchVersion } from "../live/watch.js";
 import { waitingList } from "./waiting.js";
 
 // The page's state, shared by the parts below: what the server last said of the game (``facts``), how
@@ -304,16 +306,11 @@ async function refresh() {
   const focusedId = document.activeElement && document.activeElement.id;
   // What the viewer opened to read (a hand's score in words, what each side needs) stays open.
   const opened = $all("[data-region] details[open][id]").map((details) => details.id);
-  $all("[data-region][id]").forEach((region) => {
-    const replacement = fresh.getElementById(region.id);
-    if (region.id === "entry" && replacement && table.form && (table.editing || touched(table.form))) {
-      return;
-    }
-    if (replacement) {
-      region.replaceWith(document.importNode(replacement, true));
-    } else if (region.id === "entry") {
-      region.remove();
-    }
+  // A hand being entered (or fixed) here stays as it is; the entry goes when the game has no more hands.
+  swapRegions(fresh, {
+    keep: (region) => region.id === "entry" && Boolean(fresh.getElementById("entry")) && Boolean(table.form) &&
+      Boolean(table.editing || touched(table.form)),
+    drop: (region) => region.id === "entry",
   });
   opened.forEach((id) => {
     const details = document.getElementById(id);
@@ -338,38 +335,29 @@ async function refresh() {
 
 // --- another phone's hands ---------------------------------------------------------------------------
 
-const WATCH_EVERY_MS = 5000;
-
-/** Every few seconds while the page is in view, ask whether the game changed (a 304 when it did not),
- * and show it as it now stands: another phone's hands, a correction, the end of the game. */
+/** While the page is in view, ask every couple of seconds whether the game changed (a 304 when it did not),
+ * and show it as it now stands: another phone's hands, a correction, an undo, the end of the game. */
 function watchServer() {
-  setInterval(async () => {
-    const facts = table.facts;
-    if (!facts.board || document.visibilityState !== "visible" || navigator.onLine === false || sync.sending) {
-      return;
-    }
-    let response;
-    try {
-      response = await fetch(facts.board, { credentials: "same-origin", cache: "no-store",
-                                            headers: { "If-None-Match": facts.version } });
-      await response.text();
-    } catch {
-      return;  // no connection now: the next look tries again
-    }
-    if (response.status !== 200 || response.headers.get("ETag") === facts.version || sync.sending) {
-      return;
-    }
-    facts.version = response.headers.get("ETag");
-    const ended = await refresh();
-    const entries = await kept();
-    showWaiting(entries);
-    if (table.form && !table.editing && !touched(table.form)) {
-      setEntryNumber(table.form, table.facts, ...entryNumberAfter(entries.length));
-    }
-    if (ended) {
-      showGameOver();
-    }
-  }, WATCH_EVERY_MS);
+  if (!table.facts.board) {
+    return;
+  }
+  watchVersion({
+    url: table.facts.board,
+    version: () => table.facts.version,
+    busy: () => sync.sending,
+    changed: async (text, etag) => {
+      table.facts.version = etag;
+      const ended = await refresh();
+      const entries = await kept();
+      showWaiting(entries);
+      if (table.form && !table.editing && !touched(table.form)) {
+        setEntryNumber(table.form, table.facts, ...entryNumberAfter(entries.length));
+      }
+      if (ended) {
+        showGameOver();
+      }
+    },
+  });
 }
 
 // --- wiring ------------------------------------------------------------------------------------------

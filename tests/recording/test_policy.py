@@ -8,8 +8,8 @@ from django.contrib.auth.models import AnonymousUser
 from games import policy
 from games.errors import InvalidInput, NotAllowed
 from games.models import Game
-from games.services import game_start, league_create, league_set_member, player_create
-from tests.conftest import join
+from games.services import game_start, league_create, league_set_member, player_create, table_token_renew
+from tests.conftest import join, table_in
 
 
 @pytest.fixture
@@ -18,32 +18,70 @@ def private_league(owner):
 
 
 @pytest.mark.parametrize(
-    ("who", "view", "score", "manage"),
+    ("who", "view", "follow", "score", "manage"),
     [
-        ("owner", True, True, True),
-        ("scorekeeper", True, True, False),
-        ("member", True, False, False),
-        ("stranger", False, False, False),
-        ("anonymous", False, False, False),
+        ("owner", True, True, True, True),
+        ("scorekeeper", True, True, True, False),
+        ("member", True, True, False, False),
+        ("stranger", False, False, False, False),
+        ("anonymous", False, False, False, False),
+        # Someone who scanned the table's code: that game, followed from the seat they chose, and nothing else.
+        ("code holder", False, True, False, False),
+        ("holder of a renewed code", False, False, False, False),
     ],
 )
-def test_the_permission_matrix_in_a_private_league(private_league, owner, make_user, who, view, score, manage):
+def test_the_permission_matrix_in_a_private_league(private_league, owner, make_user, who, view, follow, score,
+                                                   manage):
     seats = {seat: player_create(name=name, by=owner, league=private_league).pk
              for seat, name in zip("NESW", ("Ann", "Ben", "Cat", "Dan"), strict=True)}
     game = game_start(game_type="spades", seats=seats, by=owner, league=private_league)
-    if who == "anonymous":
+    held = None
+    if who in ("anonymous", "code holder", "holder of a renewed code"):
         user = AnonymousUser()
+        if who != "anonymous":
+            held = policy.TablePass(game_id=game.pk, token=game.table_token, seat="E")
+        if who == "holder of a renewed code":
+            table_token_renew(game=game, by=owner)
     elif who == "owner":
         user = owner
     else:
         user = make_user(who)
         if who in ("scorekeeper", "member"):
             join(private_league, user, who, owner)
+    access = policy.game_access(user, game, held)
     assert policy.can_view_league(user, private_league) is view
     assert policy.can_view_game(user, game) is view
-    assert policy.can_score_game(user, game) is score
+    assert access.view is follow
+    assert access.score is score and policy.can_score_game(user, game) is score
     assert policy.can_manage_league(user, private_league) is manage
     assert (game in policy.visible_games(user)) is view
+    assert access.seat == ("E" if who == "code holder" else None)
+    assert access.pass_refused is (who == "holder of a renewed code")
+
+
+def test_a_table_pass_opens_only_its_own_game_and_only_with_the_token_as_it_is(private_league, owner):
+    seats = table_in(private_league, owner)
+    game = game_start(game_type="spades", seats=seats, by=owner, league=private_league)
+    other = game_start(game_type="spades", seats=seats, by=owner, league=private_league)
+    anonymous = AnonymousUser()
+    assert not policy.game_access(anonymous, other, policy.TablePass(other.pk, game.table_token)).view
+    assert not policy.game_access(anonymous, other, policy.TablePass(game.pk, game.table_token)).view
+    assert not policy.game_access(anonymous, game, policy.TablePass(game.pk, game.table_token.upper())).view
+    assert not policy.game_access(anonymous, game, policy.TablePass(game.pk, "")).view
+    assert policy.game_access(anonymous, game, policy.TablePass(game.pk, game.table_token)).view
+    Game.objects.filter(pk=game.pk).update(table_token="")
+    game.refresh_from_db()
+    assert not policy.game_access(anonymous, game, policy.TablePass(game.pk, "")).view
+
+
+def test_a_linked_player_sits_in_their_own_seat_whatever_a_pass_says(league, owner, seats, players, member):
+    from games.services import player_link
+
+    player_link(league=league, player=players[2], user=member, by=owner)
+    game = game_start(game_type="spades", seats=seats, by=owner, league=league)
+    game = Game.objects.select_related("north", "east", "south", "west").get(pk=game.pk)
+    access = policy.game_access(member, game, policy.TablePass(game.pk, game.table_token, seat="N"))
+    assert (access.seat, access.seated, access.may_choose_seat) == ("S", True, False)
 
 
 def test_public_leagues_are_read_by_anyone_and_casual_games_by_their_table(league, owner, seats, players,
