@@ -59,7 +59,8 @@ test-services:
 # The README's pictures of the main pages at phone and desktop sizes, from real headless Chromium.
 screenshots: install
 	SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots REQUIRE_SERVICES=1 \
-		$(BIN)/python -m pytest tests/pages/browser/test_screenshots.py tests/pages/browser/test_table_offline.py
+		$(BIN)/python -m pytest tests/pages/browser/test_screenshots.py tests/pages/browser/test_table_offline.py \
+		tests/pages/browser/test_every_phone.py
 
 lint: install
 	$(BIN)/ruff check .

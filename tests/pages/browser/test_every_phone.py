@@ -12,7 +12,15 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from games.services import game_start, hand_correct, hand_record, hand_undo, player_link
+from games.services import (
+    game_start,
+    hand_correct,
+    hand_record,
+    hand_undo,
+    league_create,
+    player_create,
+    player_link,
+)
 
 from .conftest import phone_page, shoot, sign_in
 
@@ -53,6 +61,7 @@ def phones(browser, live_server, table, owner, member):
     expect(player.locator(".you-sit")).to_have_text("You sit North (Ann): your side is NS.")
     holder = phone()
     holder.goto(link)
+    shoot(holder, "follow-seat-phone", full_page=False)
     holder.get_by_role("button", name=re.compile(r"^Ben")).click()
     expect(holder.locator(".you-sit")).to_have_text("You sit East (Ben): your side is EW.")
     tv = phone()
@@ -90,6 +99,9 @@ def test_a_hand_a_correction_and_an_undo_show_on_every_phone_within_3_seconds(ph
     keeper = phones["keeper"]
     watchers = {name: page for name, page in phones.items() if name != "keeper"}
     # Recorded on the scorekeeper's phone: the three others.
+    keeper.locator("#table-code").scroll_into_view_if_needed()
+    shoot(keeper, "table-code-phone", full_page=False)
+    keeper.evaluate("window.scrollTo(0, 0)")
     tap_a_hand(keeper)
     keeper.get_by_role("button", name="Record hand 1").click()
     since = time.monotonic()
@@ -113,23 +125,37 @@ def test_a_hand_a_correction_and_an_undo_show_on_every_phone_within_3_seconds(ph
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1, name
 
 
+def place_of_hand_3(page) -> list[float]:
+    return page.evaluate("[scrollY, document.getElementById('hand-3').getBoundingClientRect().top]")
+
+
 def test_an_update_keeps_the_viewers_place_the_focus_and_what_they_opened(phones, table, owner):
     for _ in range(8):
         hand_record(game=table, record=HAND, by=owner)
     hand_correct(game=table, number=3, record=CORRECTED, by=owner, reason="miscounted")
-    holder = phones["holder"]
-    expect(holder.locator("#hand-8")).to_be_visible(timeout=WITHIN * 1000)
-    # The viewer reads hand 3's trail, scrolled so that it is near the top of the screen, focus on its fold.
-    trail = holder.locator("#hand-3 details.trail summary")
-    trail.click()
-    holder.evaluate("document.getElementById('hand-3').scrollIntoView({block: 'start'}); window.scrollBy(0, -40)")
-    before = holder.evaluate("[scrollY, document.getElementById('hand-3').getBoundingClientRect().top]")
-    assert before[0] > 500
-    hand_record(game=table, record=HAND, by=owner)  # hand 9: a new card above the one being read
-    expect(holder.locator("#hand-9")).to_be_attached(timeout=WITHIN * 1000)
-    after = holder.evaluate("[scrollY, document.getElementById('hand-3').getBoundingClientRect().top]")
-    assert abs(after[1] - before[1]) <= 1, (before, after)
-    assert after[0] > before[0]  # the page scrolled by what was added above
+    holder, player = phones["holder"], phones["player"]
+    for page in (holder, player):
+        expect(page.locator("#hand-8")).to_be_visible(timeout=WITHIN * 1000)
+    # The holder reads hand 3's trail, scrolled so that it is near the top of the screen, focus on its fold;
+    # the player has scrolled to hand 3 too, and reads.
+    holder.locator("#hand-3 details.trail summary").click()
+    for page in (holder, player):
+        page.evaluate("document.getElementById('hand-3').scrollIntoView({block: 'start'}); window.scrollBy(0, -40)")
+    before = {name: place_of_hand_3(page) for name, page in (("holder", holder), ("player", player))}
+    assert before["holder"][0] > 500
+    changes = (
+        ("a new hand above the one being read", lambda: hand_record(game=table, record=HAND, by=owner), "#hand-9"),
+        ("a correction of another hand", lambda: hand_correct(game=table, number=6, record=CORRECTED, by=owner,
+                                                               reason="miscounted"), "#hand-6 .tag:has-text('corrected')"),
+        ("an undo", lambda: hand_undo(game=table, by=owner, reason="dealt twice"), "#undone-9"),
+    )
+    for what, change, shown in changes:
+        change()
+        for name, page in (("holder", holder), ("player", player)):
+            expect(page.locator(shown), f"{name}: {what}").to_be_attached(timeout=WITHIN * 1000)
+            after = place_of_hand_3(page)
+            assert abs(after[1] - before[name][1]) <= 1, (name, what, before[name], after)
+            before[name] = after
     assert holder.evaluate("document.querySelector('#hand-3 details.trail').open")
     assert holder.evaluate("document.activeElement === document.querySelector('#hand-3 details.trail summary')")
 
@@ -156,3 +182,25 @@ def test_a_new_code_stops_the_phones_that_used_the_old_one(phones, table, owner)
     # The player's phone follows by its account, not by the code: it goes on.
     hand_record(game=table, record=HAND, by=owner)
     shown_everywhere({"player": phones["player"]}, table, time.monotonic())
+
+
+def test_the_code_opens_that_game_and_nothing_else(phones, table, owner):
+    """The phone that has only the table's code follows this game: another game, the league, the players,
+    the scorekeeper's entry and the API are closed to it, and its view links to none of them."""
+    private = league_create(name="Back Room", by=owner, is_public=False)
+    people = [player_create(name=name, by=owner, league=private) for name in ("Sol", "Tia", "Uma", "Vic")]
+    other = game_start(game_type="spades", league=private, by=owner,
+                       seats={seat: person.pk for seat, person in zip("NESW", people, strict=True)})
+    holder = phones["holder"]
+    expect(holder.locator("main a[href^='/leagues/'], main a[href^='/players/']")).to_have_count(0)
+    closed = [f"/games/{other.pk}/follow/", f"/games/{other.pk}/live/", f"/games/{other.pk}/",
+              f"/games/{table.pk}/", f"/games/{table.pk}/hands.csv", f"/leagues/{private.slug}/",
+              f"/players/{people[0].pk}/", f"/api/v1/games/{table.pk}/", f"/api/v1/games/{other.pk}/"]
+    for url in closed:
+        answer = holder.request.get(url, max_redirects=0)
+        assert answer.status in (302, 401, 403, 404), (url, answer.status)
+        assert "Sol" not in answer.text() and "Back Room" not in answer.text(), url
+    assert holder.request.get("/api/v1/games/").json()["count"] == 0
+    # Its own game's pages still open, the TV board among them.
+    holder.goto(f"/games/{table.pk}/live/")
+    expect(holder.locator('[data-total="NS"]')).to_be_visible()
