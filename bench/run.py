@@ -5,6 +5,8 @@
 - the rules engine (bench/engine.py): hands scored per second (CPU time) for each game;
 - recording (bench/recording.py): hands per second and p50/p99 latency through gunicorn and
   PostgreSQL at 1, 4 and 16 clients, beside a minimal DRF endpoint that inserts one row;
+- a club night (bench/club_night.py): ten tables recording while 40 phones and a TV follow their games,
+  on the same gunicorn: what a poll costs, and recording's latency with and without the watchers;
 - reads (bench/reads.py): the game, the league page, whole tables, the standings API and the
   spectator board at two league sizes, with query counts, sizes and the 304s of ``If-None-Match``;
 - standings at scale (bench/standings.py): rebuild, updates, corrections and reads of a league of
@@ -171,6 +173,12 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                       "(statements sent together are one wait); the Python parts are timed by wrapping those",
                       "functions, their statements taken out. Mean ms a request:", "",
                       *table(PROFILE_HEADERS, profile_rows(results["request_profile"])), ""]
+    if "club_night" in results:
+        from bench.club_night import HEADERS as CLUB_HEADERS
+        from bench.club_night import doc_lines as club_lines
+        from bench.club_night import rows as club_rows
+
+        lines += [*club_lines(results["club_night"]), *table(CLUB_HEADERS, club_rows(results["club_night"])), ""]
     if "engine" in results:
         lines += ["## Rules engine", "",
                   "Hands scored per CPU second, replaying one long game of seeded random hands (`bench/engine.py`,",
@@ -222,6 +230,11 @@ def print_results(results: dict, skipped: list[str]) -> None:
     for name, headers, rows_of in sections:
         if name in results:
             print_table(name, headers, rows_of(results[name]))
+    if "club_night" in results:
+        from bench.club_night import HEADERS as CLUB_HEADERS
+        from bench.club_night import rows as club_rows
+
+        print_table("a club night", CLUB_HEADERS, club_rows(results["club_night"]))
     if "request_profile" in results:
         from bench.request_profile import rows as profile_rows
 
@@ -315,6 +328,7 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
     try:
         print(f"migrating {BENCH_DATABASE} ...", flush=True)
         services.migrate(bench_url, workdir / "migrate.log")
+        services.collect_static(bench_url, workdir / "collectstatic.log")  # the club night's pages
         setup_django(bench_url)
         from django.db import connection
 
@@ -334,6 +348,11 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
         meter = recording.CpuMeter(server.popen.pid, BENCH_DATABASE)
         results["recording"] = recording.run(server.url, seconds=4 if args.quick else 12,
                                              max_requests=2000 if args.quick else 8000, meter=meter)
+        print("a club night: ten tables recording, 40 phones and a TV watching ...", flush=True)
+        from bench import club_night
+
+        results["club_night"] = club_night.run(server.url, meter=meter, secret_key=env["SECRET_KEY"],
+                                               seconds=20 if args.quick else 60, rounds=2 if args.quick else 4)
         server.stop()
         server = None
         print("a request, part by part (in-process) ...", flush=True)

@@ -161,13 +161,24 @@ class PostgresServer:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def migrate(database_url: str, log: Path) -> None:
+def manage(database_url: str, log: Path, *command: str) -> None:
+    """``manage.py COMMAND`` against ``database_url``, its output appended to ``log``."""
     env = app_env(database_url=database_url, redis_url=None)
     with log.open("ab") as out:
-        result = subprocess.run([PYTHON, "manage.py", "migrate", "--no-input"], cwd=ROOT, env=env,
+        result = subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env,
                                 stdout=out, stderr=subprocess.STDOUT, timeout=300, check=False)
     if result.returncode:
-        raise StackError(f"migrate failed; see {log}")
+        raise StackError(f"{command[0]} failed; see {log}")
+
+
+def migrate(database_url: str, log: Path) -> None:
+    manage(database_url, log, "migrate", "--no-input")
+
+
+def collect_static(database_url: str, log: Path) -> None:
+    """The site's files as production serves them (``staticfiles/``, named by their content): pages need
+    them, as ``make serve-prod`` does."""
+    manage(database_url, log, "collectstatic", "--no-input")
 
 
 # --- the processes -----------------------------------------------------------------------------------
