@@ -19,7 +19,7 @@ const GONE = new Set([401, 403, 404, 410]);
 export function watchVersion({
   url, version, changed, gone = () => {}, busy = () => false, every = EVERY_MS,
   fetcher = (...args) => globalThis.fetch(...args), timers = globalThis, page = globalThis.document,
-  online = () => globalThis.navigator.onLine !== false,
+  online = () => globalThis.navigator.onLine !== false, clock = () => Date.now(),
 }) {
   let timer = null;
   let asking = false;
@@ -53,6 +53,7 @@ export function watchVersion({
     if (stopped || asking) {
       return;  // the turn under way schedules the next
     }
+    const started = clock();
     if (page.visibilityState === "visible" && online() && !busy()) {
       asking = true;
       try {
@@ -63,12 +64,14 @@ export function watchVersion({
         asking = false;
       }
     }
-    schedule();
+    // Turns start ``every`` apart, however long the answer took to come and be drawn: a change shows
+    // within ``every`` and one turn, not two.
+    schedule(Math.max(0, every - (clock() - started)));
   }
 
-  function schedule() {
+  function schedule(delay = every) {
     if (!stopped && timer === null) {
-      timer = timers.setTimeout(turn, every);
+      timer = timers.setTimeout(turn, delay);
     }
   }
 

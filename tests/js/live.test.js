@@ -73,6 +73,18 @@ test("a new version is handed to the page with its answer, and asked about from 
   assert.equal(h.asked[1].ifNoneMatch, '"v2"');
 });
 
+test("a slow answer does not stretch the turns: the next one starts two seconds after the last began", async () => {
+  const h = harness([{ status: 200, etag: '"v2"', body: "new" }, { status: 304 }]);
+  let now = 0;
+  watchVersion({ url: "/b", version: () => '"v1"', fetcher: h.fetcher, timers: h.timers, page: h.page,
+                 online: h.online, clock: () => now, changed: () => { now += 1500; } });
+  await h.timers.fire();
+  assert.equal(h.timers.pending.delay, 500);
+  now += 500;
+  await h.timers.fire();
+  assert.equal(h.timers.pending.delay, 2000, "an answer taking no time: two seconds");
+});
+
 test("an answer the page already shows (its own hand, drawn meanwhile) is not drawn twice", async () => {
   const h = harness([{ status: 200, etag: '"v1"', body: "same" }]);
   const changes = [];
