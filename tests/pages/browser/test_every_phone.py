@@ -99,6 +99,7 @@ def test_a_hand_a_correction_and_an_undo_show_on_every_phone_within_3_seconds(ph
     keeper = phones["keeper"]
     watchers = {name: page for name, page in phones.items() if name != "keeper"}
     # Recorded on the scorekeeper's phone: the three others.
+    expect(keeper.get_by_role("button", name="Copy the link")).to_be_visible()
     keeper.locator("#table-code").scroll_into_view_if_needed()
     shoot(keeper, "table-code-phone", full_page=False)
     keeper.evaluate("window.scrollTo(0, 0)")
