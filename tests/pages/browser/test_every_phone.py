@@ -90,6 +90,18 @@ def shown_everywhere(pages, game: Game, since: float, *, text: str | None = None
             expect(page.get_by_text(text).first, f"{name}: {text}").to_be_visible(timeout=left * 1000)
 
 
+def stored(game: Game, *, hands: int) -> float:
+    """When the game has ``hands`` hands on the server (the scorekeeper's phone sends its hand from its
+    outbox): the moment from which the other phones have three seconds."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        game.refresh_from_db()
+        if game.hand_count >= hands:
+            return time.monotonic()
+        time.sleep(0.05)
+    raise AssertionError(f"the scorekeeper's phone did not send hand {hands}")
+
+
 def tap_a_hand(page) -> None:
     for field, label in (("face_NS", "9"), ("face_EW", "5"), ("stack_size", "6"), ("stack_holder", "W · Dan")):
         page.locator(f"#id_{field}_group").get_by_label(label, exact=True).check()
@@ -105,8 +117,7 @@ def test_a_hand_a_correction_and_an_undo_show_on_every_phone_within_3_seconds(ph
     keeper.evaluate("window.scrollTo(0, 0)")
     tap_a_hand(keeper)
     keeper.get_by_role("button", name="Record hand 1").click()
-    since = time.monotonic()
-    shown_everywhere(watchers, table, since)
+    shown_everywhere(watchers, table, stored(table, hands=1))
     expect(keeper.get_by_text("Hand 1 recorded")).to_be_visible()
     # From here on, from another scorekeeper's phone: all four.
     hand_record(game=table, record=HAND, by=owner)
