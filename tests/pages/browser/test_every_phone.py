@@ -145,12 +145,13 @@ def test_an_update_keeps_the_viewers_place_the_focus_and_what_they_opened(phones
     for _ in range(8):
         hand_record(game=table, record=HAND, by=owner)
     hand_correct(game=table, number=3, record=CORRECTED, by=owner, reason="miscounted")
+    hand_correct(game=table, number=3, record=HAND, by=owner, reason="it was right")  # an earlier change, folded
     holder, player = phones["holder"], phones["player"]
     for page in (holder, player):
         expect(page.locator("#hand-8")).to_be_visible(timeout=WITHIN * 1000)
     # The holder reads hand 3's trail, scrolled so that it is near the top of the screen, focus on its fold;
     # the player has scrolled to hand 3 too, and reads.
-    holder.locator("#hand-3 details.trail summary").click()
+    holder.locator("#hand-3 .trail details summary").click()
     for page in (holder, player):
         page.evaluate("document.getElementById('hand-3').scrollIntoView({block: 'start'}); window.scrollBy(0, -40)")
     before = {name: place_of_hand_3(page) for name, page in (("holder", holder), ("player", player))}
@@ -168,8 +169,8 @@ def test_an_update_keeps_the_viewers_place_the_focus_and_what_they_opened(phones
             after = place_of_hand_3(page)
             assert abs(after[1] - before[name][1]) <= 1, (name, what, before[name], after)
             before[name] = after
-    assert holder.evaluate("document.querySelector('#hand-3 details.trail').open")
-    assert holder.evaluate("document.activeElement === document.querySelector('#hand-3 details.trail summary')")
+    assert holder.evaluate("document.querySelector('#hand-3 .trail details').open")
+    assert holder.evaluate("document.activeElement === document.querySelector('#hand-3 .trail details summary')")
 
 
 def test_the_scorekeepers_half_entered_hand_stays_while_another_phones_hand_comes_in(phones, table, owner):
