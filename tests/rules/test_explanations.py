@@ -350,3 +350,10 @@ def test_a_game_that_says_nothing_of_its_own_names_each_sides_change():
     alone = get_ruleset("spades", {"partnerships": False})
     hand = alone.replay([spades((3, 3, 3, 4), (3, 3, 3, 4))]).hands[0]
     assert Ruleset.explain(alone, hand, NAMES).text == "Ann scores 30; Bob scores 30; Cat scores 30; Dan scores 40"
+
+
+def test_thieving_stink_terms_name_the_face_cards_and_the_stack():
+    _, ns, ew = explained("thieving_stink", [stink(6, 7, "E", 7)]).parts
+    assert [(term.rule, term.points, term.words) for term in ns.terms] == [("face_cards", 60, "6 face cards")]
+    assert [(term.rule, term.points, term.words) for term in ew.terms] == [
+        ("face_cards", 70, "7 face cards"), ("trump_stack", 35, "the stack of 7")]
