@@ -150,3 +150,17 @@ def test_a_game_started_before_rules_version_3_still_takes_its_stored_hands():
         assert dict(state.totals) == {"NS": 100, "EW": 80}
     with pytest.raises(InvalidHand):
         get_ruleset("thieving_stink", {}, rules_version=3).replay([record])
+
+
+@pytest.mark.parametrize(("record", "field", "message"), [
+    ({"face_cards": {"NS": 8}, "trump_stack": {"holder": "N", "size": 4}}, "face_cards",
+     "face_cards needs a count for NS and for EW"),
+    ({"face_cards": {"NS": 8, "EW": 8}, "trump_stack": {"holder": "N"}}, "trump_stack",
+     "trump_stack needs a holder (a seat) and a size"),
+    ({"face_cards": {"NS": 8, "EW": 8}, "trump_stack": {"holder": "X", "size": 4}}, "trump_stack.holder",
+     'trump_stack.holder must be one of N, E, S, W, not "X"'),
+])
+def test_a_second_hand_of_the_wrong_shape_is_refused_by_its_number(record, field, message):
+    with pytest.raises(InvalidHand) as refused:
+        RULES.replay([stink(8, 8), record])
+    assert (refused.value.number, refused.value.field, refused.value.message) == (2, field, message)
