@@ -21,7 +21,7 @@ def test_a_change_is_written_with_its_sign_and_nothing_as_0(points, text):
     (["NS"], "NS"),
     (("NS", "EW"), "NS and EW"),
     (["Ann", "Bob", "Cat"], "Ann, Bob and Cat"),
-    (iter(["Ann", "Bob", "Cat", "Dan"]), "Ann, Bob, Cat and Dan"),
+    (("Ann", "Bob", "Cat", "Dan"), "Ann, Bob, Cat and Dan"),
 ])
 def test_a_list_reads_as_a_person_says_it(words, text):
     assert listed(words) == text
