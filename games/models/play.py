@@ -85,6 +85,18 @@ class League(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def lock(cls, pk: int) -> None:
+        """Lock the league's row until the transaction ends, so that writers of one league's roster, seasons and
+        standings take turns (PostgreSQL; SQLite's IMMEDIATE transactions let one writer in at a time anyway).
+
+        FOR NO KEY UPDATE, not FOR UPDATE: a row that only points at the league (an invitation, a game, a
+        standings line) checks its reference with FOR KEY SHARE, which this lock lets through. Otherwise a
+        transaction that locked one of the league's players and then wrote such a row would deadlock with one
+        that holds the league and waits for that player (a merge). Raises ``League.DoesNotExist``.
+        """
+        cls.objects.select_for_update(no_key=True).only("pk").get(pk=pk)
+
 
 class Membership(models.Model):
     class Role(models.TextChoices):

@@ -198,7 +198,7 @@ def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
     """
     if not policy.can_manage_league(by, league):
         raise NotAllowed("only the league's owners can merge its players")
-    League.objects.select_for_update().only("pk").get(pk=league.pk)
+    League.lock(league.pk)
     if keep.pk == merge.pk:
         raise InvalidInput("choose two different players to merge", field="merge")
     keep, merge = locked(keep), locked(merge)

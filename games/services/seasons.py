@@ -43,7 +43,7 @@ def check_manager(league: League, by) -> None:
 
 def lock(league: League) -> None:
     """Take the league's row lock: season checks and writes of one league take turns."""
-    League.objects.select_for_update().filter(pk=league.pk).values_list("pk", flat=True).first()
+    League.lock(league.pk)
 
 
 def plain_name(name: Any) -> str:

@@ -125,7 +125,7 @@ def lock_league(league_id: int) -> None:
     The lock makes runs for this league take turns (PostgreSQL; SQLite's IMMEDIATE transactions
     already let one writer in at a time).
     """
-    League.objects.select_for_update().only("id").get(pk=league_id)
+    League.lock(league_id)
 
 
 def seasons_of(league_id: int) -> QuerySet[Season]:
