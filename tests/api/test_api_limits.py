@@ -5,7 +5,9 @@ usernames. Each test sets its own low rates and counts in a fresh part of the ca
 from __future__ import annotations
 
 import logging
+import time
 import uuid
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import caches
@@ -16,8 +18,13 @@ PASSWORD = "a-long-table-password"
 
 
 @pytest.fixture
-def limits(settings):
-    """``limits(anonymous_reads="3/minute", ...)``: these rates (others unlimited), counted from zero."""
+def limits(settings, monkeypatch):
+    """``limits(anonymous_reads="3/minute", ...)``: these rates (others unlimited), counted from zero.
+
+    The limits' clock stands still half-way through an hour's and a minute's window: the counts are per clock
+    window, so a test that ran across the turn of a minute would start counting again half-way."""
+    half_way = time.time() // 3600 * 3600 + 1800 + 30
+    monkeypatch.setattr("scorekeeper.limits.time", SimpleNamespace(time=lambda: half_way))
 
     def set_limits(**rates: str) -> None:
         scopes = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
