@@ -5,10 +5,10 @@ client: the same middleware, authentication, views and statements as in gunicorn
 the HTTP server, one request at a time. Each request's wall time is split into
 
 - each SQL statement, named by what it does (its round trip and the database's work on it, as this
-  process waits for it): the token, the locked read, the hand, the game's totals and the key's answer
-  (sent together, in psycopg's pipeline mode: one wait for the three), the webhooks asked for after the
-  commit, and the commit (psycopg's BEGIN goes with the first statement of the transaction: sent with the
-  locked read for a hand, on its own before the INSERT for the baseline);
+  process waits for it): the token; for a hand, the BEGIN with the locked read (one wait), then the hand,
+  the game's totals, the key's answer and the COMMIT (sent together, in psycopg's pipeline mode: one wait
+  for them all); for the baseline, the INSERT and the commit (psycopg's BEGIN goes on its own, before the
+  INSERT);
 - the Python around them, in parts timed by wrapping a few functions in this process only: the token
   authentication (its statement aside), the body's checks, the rules engine, building the answer's
   JSON (DRF's renderer), and the rest (middleware, routing, the views, the services' own work).
@@ -28,8 +28,9 @@ from typing import Any
 
 STATEMENTS = (  # (part, how its SQL starts or what it holds), first match wins
     ("SQL: the token", "authtoken_token"),
-    ("SQL: the game locked, with league and role", "games_membership"),
-    (TOGETHER := "SQL: the hand, the game's totals, the key's answer (sent together)", 'INSERT INTO "games_hand"'),
+    ("SQL: BEGIN and the game locked, with league, webhooks and role (sent together)", "games_membership"),
+    (TOGETHER := "SQL: the hand, the game's totals, the key's answer and COMMIT (sent together)",
+     'INSERT INTO "games_hand"'),
     (TOGETHER, 'UPDATE "games_game"'),
     (TOGETHER, 'INSERT INTO "games_idempotencyrecord"'),
     ("SQL: webhooks of the league (after commit)", "games_webhookendpoint"),

@@ -1,6 +1,6 @@
 """``make bench``: every benchmark, the targets they are held to, a table on the terminal, and docs/benchmarks.md.
 
-    python -m bench.run [--quick] [--write] [--postgres-port N] [--redis-port N]
+    python -m bench.run [--quick] [--write] [--only SECTIONS] [--postgres-port N] [--redis-port N]
 
 - the rules engine (bench/engine.py): hands scored per second (CPU time) for each game;
 - recording (bench/recording.py): hands per second and p50/p99 latency through gunicorn and
@@ -10,7 +10,9 @@
 - reads (bench/reads.py): the game, the league page, whole tables, the standings API and the
   spectator board at two league sizes, with query counts, sizes and the 304s of ``If-None-Match``;
 - standings at scale (bench/standings.py): rebuild, updates, corrections and reads of a league of
-  220 players and 20,000 finished games.
+  220 players and 20,000 finished games;
+- gunicorn's worker count (bench/workers.py): recording at 16 clients through gunicorns of different
+  sizes side by side, which sets the default of ``WEB_WORKERS``.
 
 PostgreSQL comes from DATABASE_URL and Redis from REDIS_URL. When either is not set, the benchmark
 starts its own on loopback (a throwaway PostgreSQL cluster in a temporary folder, a private
@@ -27,6 +29,7 @@ import contextlib
 import json
 import os
 import platform
+import runpy
 import subprocess
 import sys
 import time
@@ -43,6 +46,16 @@ from loadtest import stack as services  # noqa: E402
 
 DOC = ROOT / "docs" / "benchmarks.md"
 BENCH_DATABASE = "scorekeeper_bench"
+# What a run measures (``--only`` picks some; the rows of one section are always measured in the same run).
+SECTIONS = ("engine", "recording", "club_night", "workers", "reads", "standings")
+
+
+def sections(text: str) -> tuple[str, ...]:
+    chosen = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in chosen if name not in SECTIONS]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(SECTIONS)}")
+    return tuple(name for name in SECTIONS if name in chosen)
 
 
 def machine(postgres: services.Postgres | None, redis_url: str | None, started: list[str]) -> dict[str, str]:
@@ -95,6 +108,7 @@ RECORDING_HEADERS = ["endpoint", "clients", "requests", "errors", "req/s", "p50 
                      "CPU ms a request: web", "database", "clients"]
 READ_HEADERS = ["league", "page", "url", "status", "queries", "median ms", "p90 ms", "size"]
 REBUILD_HEADERS = ["league", "players", "games", "hands", "standing lines", "rebuild s"]
+WORKERS_HEADERS = ["gunicorn workers", "requests", "errors", "hands/s", "p50 ms", "p99 ms", "CPU ms a request: web"]
 PROFILE_HEADERS = ["part of a request", "record a hand, ms", "minimal DRF insert, ms", "difference"]
 
 
@@ -111,6 +125,11 @@ def recording_rows(results: list[dict]) -> list[list[str]]:
                      f"{row['per_second']:,.0f}", f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}", overhead,
                      f"{row['cpu_web_ms']:.2f}", f"{row['cpu_database_ms']:.2f}", f"{row['cpu_clients_ms']:.2f}"])
     return rows
+
+
+def workers_rows(results: list[dict]) -> list[list[str]]:
+    return [[str(row["workers"]), f"{row['requests']:,}", str(row["errors"]), f"{row['per_second']:,.0f}",
+             f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}", f"{row['cpu_web_ms']:.2f}"] for row in results]
 
 
 def read_rows(results: list[dict]) -> list[list[str]]:
@@ -150,17 +169,18 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   "goes: CPU milliseconds a request in gunicorn's workers, in PostgreSQL's server processes and in",
                   "the client threads (from /proc).", "",
                   *table(RECORDING_HEADERS, recording_rows(results["recording"])), "",
-                  "Per hand Scorekeeper sends five statements in one transaction (`tests/api/",
-                  "test_api_recording_statements.py` counts them): the token; the game row locked, with its",
-                  "league and your role in it; the hand; the game's totals; the idempotency key's answer; and,",
-                  "once it has committed, one more: the league's webhook endpoints, to tell them. The locked read",
-                  "goes with the transaction's BEGIN, and the hand, the totals and the key's answer go together",
-                  "(psycopg's pipeline mode): with the token and the COMMIT, five round trips to the server. With the",
-                  "next `expected_number` the key is not looked up first (a reused key fails its unique index and",
-                  "the request is retried with the look-up). The baseline sends two (the token, the INSERT). Both",
-                  "also begin and commit a transaction and check their connection. Scoring itself is microseconds",
-                  "(above). Everything shares two cores: gunicorn's workers, PostgreSQL and the client threads, so",
-                  "beyond four clients requests queue for a worker, and latency at 16 clients is about 16 / the",
+                  "Per hand Scorekeeper sends five statements (`tests/api/test_api_recording_statements.py` counts",
+                  "them): the token, read by one statement written out once (`api/authentication.py`); then, in two",
+                  "round trips (`tests/recording/test_two_round_trips.py` reads them off the connection's protocol",
+                  "trace), the BEGIN with the game row locked (with its league, whether the league has webhooks,",
+                  "and your role in it), and the hand, the game's totals and the idempotency key's answer with the",
+                  "COMMIT (psycopg's pipeline mode). Nothing is read after the commit in a league without webhooks.",
+                  "With the next `expected_number` the key is not looked up first (a reused key fails its unique",
+                  "index and the request is retried with the look-up). The baseline uses DRF's own token",
+                  "authentication and sends its token read, BEGIN, INSERT and COMMIT. Both check their connection",
+                  "first. Scoring itself is microseconds (above). Everything shares two cores: gunicorn's workers,",
+                  "PostgreSQL and the client threads, so beyond four clients requests queue for a worker, and",
+                  "latency at 16 clients is about 16 / the",
                   "requests per second (Little's law) whatever the server does.", ""]
         if "request_profile" in results:
             from bench.request_profile import rows as profile_rows
@@ -179,6 +199,13 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
         from bench.club_night import rows as club_rows
 
         lines += [*club_lines(results["club_night"]), *table(CLUB_HEADERS, club_rows(results["club_night"])), ""]
+    if "workers" in results:
+        lines += ["## gunicorn's worker count", "",
+                  "`bench/workers.py`: one gunicorn per worker count, all started at once on the bench database, then",
+                  "turns of 16 clients recording hands, each turn on the next gunicorn in line, so that whatever else",
+                  "the machine does weighs on every size alike. The default of `WEB_WORKERS` (`gunicorn.conf.py`,",
+                  "docs/deploy.md) is chosen from this.", "",
+                  *table(WORKERS_HEADERS, workers_rows(results["workers"])), ""]
     if "engine" in results:
         lines += ["## Rules engine", "",
                   "Hands scored per CPU second, replaying one long game of seeded random hands (`bench/engine.py`,",
@@ -223,6 +250,7 @@ def print_results(results: dict, skipped: list[str]) -> None:
         print(f"- {why}")
     sections = [
         ("recording", RECORDING_HEADERS, recording_rows),
+        ("workers", WORKERS_HEADERS, workers_rows),
         ("engine", ENGINE_HEADERS, engine_rows),
         ("reads", READ_HEADERS, read_rows),
         ("rebuilds", REBUILD_HEADERS, rebuild_rows),
@@ -303,6 +331,16 @@ def standings_at_scale(database_url: str, *, games: int, workdir: Path) -> tuple
     return done.stdout.strip(), json.loads(report.read_text())
 
 
+def default_web_workers() -> int:
+    """gunicorn.conf.py's ``workers`` where ``WEB_WORKERS`` is not set."""
+    saved = os.environ.pop("WEB_WORKERS", None)
+    try:
+        return int(runpy.run_path(str(ROOT / "gunicorn.conf.py"))["workers"])
+    finally:
+        if saved is not None:
+            os.environ["WEB_WORKERS"] = saved
+
+
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)  # in-process work needs no broker; gunicorn gets Redis
@@ -339,32 +377,45 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
         env = services.app_env(database_url=bench_url,
                                redis_url=services.with_path(redis_url, "8") if redis_url else None,
                                extra={"SCOREKEEPER_BENCH_ENDPOINT": "1", "WEB_MAX_REQUESTS": "0"})
-        web_workers = int(env.get("WEB_WORKERS") or (os.cpu_count() or 1) * 2 + 1)
-        server = services.gunicorn(env=env, log=workdir / "gunicorn.log")
+        web_workers = results["web_workers"] = int(env.get("WEB_WORKERS") or default_web_workers())
         from bench import reads, recording
 
-        print(f"recording through gunicorn at {server.url} ...", flush=True)
-        assert server.popen is not None  # started
-        meter = recording.CpuMeter(server.popen.pid, BENCH_DATABASE)
-        results["recording"] = recording.run(server.url, seconds=4 if args.quick else 12,
-                                             max_requests=2000 if args.quick else 8000, meter=meter)
-        print("a club night: ten tables recording, 40 phones and a TV watching ...", flush=True)
-        from bench import club_night
+        if "recording" in args.only or "club_night" in args.only:
+            server = services.gunicorn(env=env, log=workdir / "gunicorn.log")
+            assert server.popen is not None  # started
+            meter = recording.CpuMeter(server.popen.pid, BENCH_DATABASE)
+            if "recording" in args.only:
+                print(f"recording through gunicorn at {server.url} ...", flush=True)
+                results["recording"] = recording.run(server.url, seconds=4 if args.quick else 12,
+                                                     max_requests=2000 if args.quick else 8000, meter=meter)
+            if "club_night" in args.only:
+                print("a club night: ten tables recording, 40 phones and a TV watching ...", flush=True)
+                from bench import club_night
 
-        results["club_night"] = club_night.run(server.url, meter=meter, secret_key=env["SECRET_KEY"],
-                                               seconds=20 if args.quick else 60, rounds=2 if args.quick else 4)
-        server.stop()
-        server = None
-        print("a request, part by part (in-process) ...", flush=True)
-        from bench import request_profile
+                results["club_night"] = club_night.run(server.url, meter=meter, secret_key=env["SECRET_KEY"],
+                                                       seconds=20 if args.quick else 60,
+                                                       rounds=2 if args.quick else 4)
+            server.stop()
+            server = None
+        if "recording" in args.only:
+            print("a request, part by part (in-process) ...", flush=True)
+            from bench import request_profile
 
-        results["request_profile"] = request_profile.run(requests=200 if args.quick else 800)
-        print("reads ...", flush=True)
-        sizes = {"small": (20, 100), "large": (60, 600)} if args.quick else reads.SIZES
-        results["reads"], results["rebuilds"] = reads.run(sizes)
-        print("standings of a large league (bench/standings.py) ...", flush=True)
-        results["standings"], results["standings_report"] = standings_at_scale(
-            bench_url, games=2000 if args.quick else 20000, workdir=workdir)
+            results["request_profile"] = request_profile.run(requests=200 if args.quick else 800)
+        if "workers" in args.only:
+            from bench import workers
+
+            print(f"gunicorn's worker count: {', '.join(map(str, workers.sizes()))} workers side by side ...",
+                  flush=True)
+            results["workers"] = workers.run(env, workdir, seconds=8 if args.quick else 24)
+        if "reads" in args.only:
+            print("reads ...", flush=True)
+            sizes = {"small": (20, 100), "large": (60, 600)} if args.quick else reads.SIZES
+            results["reads"], results["rebuilds"] = reads.run(sizes)
+        if "standings" in args.only:
+            print("standings of a large league (bench/standings.py) ...", flush=True)
+            results["standings"], results["standings_report"] = standings_at_scale(
+                bench_url, games=2000 if args.quick else 20000, workdir=workdir)
         return web_workers
     finally:
         if server is not None:
@@ -383,6 +434,8 @@ def main() -> int:
                         help="port of the PostgreSQL started when DATABASE_URL is not set (default: a free one)")
     parser.add_argument("--redis-port", type=int, default=int(os.environ.get("BENCH_REDIS_PORT") or 0) or None,
                         help="port of the Redis started when REDIS_URL is not set (default: a free one)")
+    parser.add_argument("--only", type=sections, default=SECTIONS,
+                        help=f"a comma-separated choice of {', '.join(SECTIONS)} (default: all of them)")
     args = parser.parse_args()
 
     results: dict = {}
@@ -390,8 +443,9 @@ def main() -> int:
     started: list[str] = []
     from bench import engine
 
-    print("engine ...", flush=True)
-    results["engine"] = engine.run(hands=2000 if args.quick else 10000)
+    if "engine" in args.only:
+        print("engine ...", flush=True)
+        results["engine"] = engine.run(hands=2000 if args.quick else 10000)
     web_workers = 0
     with servers(args, skipped, started) as (database_url, redis_url):
         postgres = services.Postgres(database_url) if database_url else None
@@ -402,6 +456,8 @@ def main() -> int:
             web_workers = measure(database_url, redis_url, args, results)
         facts = machine(postgres, redis_url, started)
     print_results(results, skipped)
+    if args.only != SECTIONS:
+        skipped.append(f"only {', '.join(args.only)} (--only)")
     if skipped and not args.write:
         print(f"\n{DOC.relative_to(ROOT)} not rewritten after a partial run (use --write to write it anyway)")
     else:

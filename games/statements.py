@@ -5,13 +5,16 @@ microseconds); recording one takes four statements. Here they are written out on
 table and column names, and their values go through each field's own ``get_db_prep_save``, as the ORM
 would send them:
 
-- :func:`read_for_write`: the game's row locked, its league and the writer's role there, in one statement
-  (every column converted as the ORM would, with the converters it would use);
-- :func:`insert`, :func:`update`: a row in, or some of a row's columns changed by id.
+- :func:`read_for_write`: the game's row locked, its league, whether the league has active webhooks and the
+  writer's role there, in one statement (every column converted as the ORM would, with the converters it
+  would use);
+- :func:`insert`, :func:`update`: a row in, or some of a row's columns changed by id;
+- :func:`transaction`: the transaction they run in, in two round trips to PostgreSQL (the BEGIN with the
+  locked read, the COMMIT with the writes).
 
 Only ``games.services.hands`` (and the answer it stores, ``games.idempotency``) uses them, inside its
-transaction; everything else writes through the ORM. One more is read after every write in a league commits
-(``games.webhooks.deliveries``): :func:`active_webhooks`.
+transaction; everything else writes through the ORM. One more is read after a write in a league with webhooks
+commits (``games.webhooks.deliveries``): :func:`active_webhooks`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
+from django.db import transaction as django_transaction
 from django.db.models import Model
 
 from games import policy
@@ -53,6 +57,78 @@ def cursor() -> Iterator[Any]:
 
 
 PENDING = "scorekeeper_statements_sent_together"
+OPEN = "scorekeeper_transaction_in_two_round_trips"
+
+
+class Open:
+    """A transaction of :func:`transaction` on the connection: the statements whose answers are read once it
+    has committed."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[Any, Sent | None]] = []
+
+
+class NotInTwoRoundTrips(Exception):  # noqa: N818 - a signal to the caller, not an error
+    """Raised inside :func:`transaction` by work that needs Django's own transaction (the ORM's row locks):
+    the transaction is rolled back, and the caller does the work again in ``transaction.atomic()``."""
+
+
+def in_two_round_trips() -> bool:
+    """Whether a :func:`transaction` of its own (not Django's) is open on the connection."""
+    return getattr(connection, OPEN, None) is not None
+
+
+@contextmanager
+def transaction() -> Iterator[None]:
+    """A transaction for recording a hand: ``django.db.transaction.atomic()``, but on PostgreSQL (and outside any
+    other transaction) in two round trips to the server, not four: the BEGIN goes with the first statement (the
+    locked read) and the COMMIT with the last ones (the writes, sent together). psycopg sends a transaction's
+    BEGIN on its own and waits for its answer, and Django's commit is one more wait; here the connection stays
+    in autocommit and the transaction is begun and committed by statements of its own, queued with the others
+    in psycopg's pipeline mode.
+
+    Inside, only this module's statements and queries through Django's cursors run (both go into the
+    transaction); ``transaction.on_commit`` would run at once, so nothing inside uses it: the caller tells what
+    happened once the block is over. The answers of statements sent together (:func:`sent_together`) are read
+    once the block has committed. On any error the transaction is rolled back (the server skipped whatever
+    followed the failing statement) and the error raised: nothing is stored.
+    """
+    if connection.vendor != "postgresql" or connection.in_atomic_block or in_two_round_trips():
+        with django_transaction.atomic():
+            yield
+        return
+    connection.ensure_connection()
+    raw = connection.connection
+    state = Open()
+    setattr(connection, OPEN, state)
+    try:
+        with connection.wrap_database_errors:
+            with raw.pipeline():
+                raw.execute("BEGIN")  # queued: sent with the first statement
+                yield
+                raw.execute("COMMIT")  # queued: sent with the last ones, and every answer read
+            for sent_cursor, sent in state.answers:
+                if sent is not None:
+                    sent.row = sent_cursor.fetchone()
+    except BaseException:
+        roll_back(raw)
+        raise
+    finally:
+        setattr(connection, OPEN, None)
+        for sent_cursor, _ in state.answers:
+            sent_cursor.close()
+
+
+def roll_back(raw: Any) -> None:
+    """End a failed :func:`transaction` (its BEGIN may have gone, and the rest been skipped). A connection whose
+    state cannot be told is closed rather than used again."""
+    from psycopg import pq
+
+    try:
+        if not raw.closed and raw.info.transaction_status != pq.TransactionStatus.IDLE:
+            raw.execute("ROLLBACK")
+    except Exception:  # noqa: BLE001 - the connection is broken: drop it
+        connection.close()
 
 
 class Sent:
@@ -66,12 +142,22 @@ class Sent:
 def sent_together() -> Iterator[None]:
     """The statements of this module run inside the block (none of them needing another's answer) are sent to
     PostgreSQL without waiting for each one's answer, and the answers read when the block ends (psycopg's
-    pipeline mode): one round trip for them all. An error in one is raised when the block ends, as Django's
+    pipeline mode): one round trip for them all; inside a :func:`transaction`, they go with its COMMIT, and
+    their answers are read once it has committed. An error in one is raised when the block ends, as Django's
     error (``IntegrityError``...); the server has then skipped the rest, and the transaction they are part of
     is rolled back as after any failed statement. Elsewhere than PostgreSQL, or inside another such block,
     they go one at a time as usual."""
     if connection.vendor != "postgresql" or getattr(connection, PENDING, None) is not None:
         yield
+        return
+    open_transaction = getattr(connection, OPEN, None)
+    if open_transaction is not None:
+        # Already in a pipeline, which the COMMIT ends: the answers are read once it has committed.
+        setattr(connection, PENDING, open_transaction.answers)
+        try:
+            yield
+        finally:
+            setattr(connection, PENDING, None)
         return
     connection.ensure_connection()
     pending: list[tuple[Any, Sent | None]] = []
@@ -99,12 +185,15 @@ def binding_cursor() -> Any:
 
 @cache
 def locked_read(vendor: str, lock: bool) -> str:
-    """The statement for one database: the game's columns, ``league_public`` and ``writer_role``."""
-    game, league, member = (model._meta for model in (Game, League, Membership))
+    """The statement for one database: the game's columns, ``league_public``, ``league_webhooks`` (whether the
+    league has an active webhook endpoint) and ``writer_role``."""
+    game, league, member, hook = (model._meta for model in (Game, League, Membership, WebhookEndpoint))
     columns = ", ".join(f"g.{quoted(field.column)}" for field in game.concrete_fields)
     lock_clause = " FOR UPDATE OF g" if lock else ""
     return (
         f"SELECT {columns}, l.{quoted('is_public')} AS league_public, "
+        f"EXISTS (SELECT 1 FROM {quoted(hook.db_table)} w WHERE w.{quoted('league_id')} = g.{quoted('league_id')} "
+        f"AND w.{quoted('is_active')}) AS league_webhooks, "
         f"(SELECT m.{quoted('role')} FROM {quoted(member.db_table)} m WHERE m.{quoted('league_id')} = "
         f"g.{quoted('league_id')} AND m.{quoted('user_id')} = %s LIMIT 1) AS writer_role "
         f"FROM {quoted(game.db_table)} g LEFT JOIN {quoted(league.db_table)} l ON l.{quoted('id')} = "
@@ -127,18 +216,13 @@ def converters_of(model: type[Model], vendor: str) -> tuple[tuple[int, Any, tupl
 
 def read_for_write(game_id: int, by) -> Game | None:
     """The game's row, locked until the transaction ends (where the database locks rows), with its league
-    (only ``is_public`` read; the rest loads if asked for) and ``by``'s role there remembered by the policy.
-    None if there is no such game."""
+    (only ``is_public`` read, and ``has_webhooks``; the rest loads if asked for) and ``by``'s role there
+    remembered by the policy. None if there is no such game. Inside a :func:`transaction`, the statement goes
+    with its BEGIN."""
     statement = locked_read(connection.vendor, connection.features.has_select_for_update_of)
     user_id = by.pk if by.is_authenticated else None
     with cursor() as reading:
-        if connection.vendor == "postgresql" and connection.in_atomic_block:
-            # It opens the transaction: in pipeline mode psycopg sends the BEGIN with it, one round trip
-            # to the server for the two rather than one each.
-            with connection.wrap_database_errors, connection.connection.pipeline():
-                reading.execute(statement, [user_id, game_id])
-        else:
-            reading.execute(statement, [user_id, game_id])
+        reading.execute(statement, [user_id, game_id])
         row = reading.fetchone()
     if row is None:
         return None
@@ -148,9 +232,10 @@ def read_for_write(game_id: int, by) -> Game | None:
         for convert in converters:
             values[index] = convert(values[index], column, connection)
     game = Game.from_db(connection.alias, [field.attname for field in fields], values)
-    league_public, writer_role = row[len(fields):]
+    league_public, league_webhooks, writer_role = row[len(fields):]
     if game.league_id is not None:
         game.league = League.from_db(connection.alias, ["id", "is_public"], [game.league_id, bool(league_public)])
+        game.league.has_webhooks = bool(league_webhooks)
         policy.remember_role(by, game.league, writer_role)
     return game
 

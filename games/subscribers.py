@@ -45,7 +45,16 @@ def webhooks_send(league_id: int | None, event: str, data: Callable[[], dict[str
         tasks.queue_webhook_attempt(delivery_id, attempt=1)
 
 
+def without_webhooks(game: Any) -> bool:
+    """Whether the game's league was read with it and has no active webhook endpoint (recording a hand reads
+    ``has_webhooks`` with the game, ``games.statements.read_for_write``): nobody to tell, and no statement to
+    find that out."""
+    return type(game).league.is_cached(game) and getattr(game.league, "has_webhooks", None) is False
+
+
 def webhooks_hand_recorded(event: events.HandRecorded) -> None:
+    if without_webhooks(event.game):
+        return
     webhooks_send(event.game.league_id, "hand.recorded", lambda: payloads.hand_recorded(event.game, event.hand))
 
 
@@ -55,6 +64,8 @@ def webhooks_hand_corrected(event: events.HandCorrected) -> None:
 
 
 def webhooks_game_finished(event: events.GameFinished) -> None:
+    if without_webhooks(event.game):
+        return
     webhooks_send(event.game.league_id, "game.finished", lambda: payloads.game_finished(event.game))
 
 

@@ -14,7 +14,7 @@ Under ``/api/`` the refusals are the API's error shape, elsewhere pages (``score
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, ResolverMatch, resolve
 
 from .errors import is_api, not_found, refusal
 
@@ -24,19 +24,20 @@ NEVER = ("TRACE", "TRACK", "CONNECT")
 MAX_HEADER_BYTES = 8190
 
 
+def resolved(path: str) -> ResolverMatch | None:
+    try:
+        return resolve(path)
+    except Resolver404:
+        return None
+
+
 def resolves(path: str) -> bool:
-    try:
-        resolve(path)
-    except Resolver404:
-        return False
-    return True
+    return resolved(path) is not None
 
 
-def view_class(path: str):
-    """The class of the class-based view at ``path``: None for a function view, or no view."""
-    try:
-        match = resolve(path)
-    except Resolver404:
+def view_class(match: ResolverMatch | None):
+    """The class of the class-based view ``match`` found: None for a function view, or no view."""
+    if match is None:
         return None
     return getattr(match.func, "cls", None) or getattr(match.func, "view_class", None)
 
@@ -70,10 +71,10 @@ class RequestGuardMiddleware:
         query = request.META.get("QUERY_STRING", "")
         if "%00" in query or "\x00" in query:
             return refusal(request, 400, "the query string cannot contain NUL characters", "invalid")
-        found = resolves(path)
-        if is_api(request) and not found and not resolves(path + "/"):
+        found = resolved(path)
+        if is_api(request) and found is None and not resolves(path + "/"):
             return not_found(request)  # JSON, even where DEBUG would show Django's page
-        cls = view_class(path) if found else None
+        cls = view_class(found)
         method = request.method or ""
         if method in NEVER:
             return refusal(request, 405, f"this address does not answer {method}", "method_not_allowed",
@@ -81,7 +82,7 @@ class RequestGuardMiddleware:
         if cls is not None and hasattr(cls, "permission_classes"):
             return None  # a REST framework view answers every other method itself, OPTIONS included
         if method == "OPTIONS":
-            if not found:
+            if found is None:
                 return not_found(request)
             response = HttpResponse(status=204)
             response["Allow"] = ", ".join(allowed_methods(cls))

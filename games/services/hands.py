@@ -144,22 +144,32 @@ def hand_record(
     """
     game_id = game if isinstance(game, int) else game.pk
     request_hash = fingerprint({"record": record, "expected_number": expected_number}) if idempotency_key else ""
-    for attempt in range(APPEND_ATTEMPTS):
+    # In two round trips to PostgreSQL (``statements.transaction``), unless the hand ends a match, which needs
+    # the ORM's row locks: that one is recorded again in Django's own transaction.
+    in_two_round_trips = True
+    attempt = 0
+    while True:
         try:
-            with transaction.atomic():
-                return append_hand(game_id=game_id, record=record, by=by, expected_number=expected_number,
-                                   idempotency_key=idempotency_key, request_hash=request_hash,
-                                   look_up_key=attempt > 0)
+            with statements.transaction() if in_two_round_trips else transaction.atomic():
+                result = append_hand(game_id=game_id, record=record, by=by, expected_number=expected_number,
+                                     idempotency_key=idempotency_key, request_hash=request_hash,
+                                     look_up_key=attempt > 0)
+        except statements.NotInTwoRoundTrips:
+            in_two_round_trips = False
+            continue
         except IntegrityError:
             # The key was used before for another request (its answer is looked up on the next
             # attempt, which refuses it), or, where the row lock is not enforced (SQLite without
             # IMMEDIATE transactions), another hand took this number. Nothing was stored; try again.
-            if attempt == APPEND_ATTEMPTS - 1:
+            attempt += 1
+            if attempt == APPEND_ATTEMPTS:
                 raise
-    raise AssertionError("unreachable")
+            continue
+        result.tell()
+        return result.result
 
 
-def append_hand(*, game_id, record, by, expected_number, idempotency_key, request_hash, look_up_key) -> HandResult:
+def append_hand(*, game_id, record, by, expected_number, idempotency_key, request_hash, look_up_key) -> Appended:
     locked = locked_game(game_id, by)
     keyed = bool(idempotency_key) and by.is_authenticated
     # Under the lock: a retry of a request still being stored waits for it and finds its answer here.
@@ -169,7 +179,7 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     if keyed and (look_up_key or expected_number is None or expected_number != locked.hand_count + 1):
         stored = stored_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash)
         if stored is not None:
-            return HandResult(payload=stored, replayed=True)
+            return Appended(HandResult(payload=stored, replayed=True))
     check_writable(locked, by)
     if expected_number is not None and expected_number != locked.hand_count + 1:
         raise HandConflict(
@@ -182,6 +192,8 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     apply_state(locked, state)
     locked.updated_at = timezone.now()
     finishing_match = state.finished and locked.match_id
+    if finishing_match and statements.in_two_round_trips():
+        raise statements.NotInTwoRoundTrips
     # The hand, the game's new state and the key's answer need nothing from one another: they are sent
     # together, one round trip for the three (but when the game ends a match, which reads the stored game).
     with nullcontext() if finishing_match else statements.sent_together():
@@ -192,14 +204,33 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
         if keyed:
             remember_answer(user=by, scope=hands_scope(locked), key=idempotency_key, request_hash=request_hash,
                             answer=payload, game=locked)
-    assert hand_id.row is not None  # the insert returns the hand's id
-    hand.pk = hand_id.row[0]
-    events.publish(events.HandRecorded(game=locked, hand=hand))
-    if state.finished and not was_finished:
-        events.publish(events.GameFinished(game=locked))
-    if state.finished != was_finished:
-        result_changed(locked)
-    return HandResult(payload=payload, hand=hand, game=locked)
+        if state.finished != was_finished:
+            note_result_changed(locked)
+    return Appended(HandResult(payload=payload, hand=hand, game=locked), hand_id=hand_id,
+                    finished=state.finished and not was_finished, result_changed=state.finished != was_finished)
+
+
+@dataclass
+class Appended:
+    """A hand appended (or a replay's stored answer), and what is told about it once it is committed."""
+
+    result: HandResult
+    hand_id: statements.Sent | None = None
+    finished: bool = False
+    result_changed: bool = False
+
+    def tell(self) -> None:
+        """After the commit: the hand's id (the insert's answer) on the hand, and whoever follows told."""
+        hand, game = self.result.hand, self.result.game
+        if hand is None or game is None:
+            return
+        assert self.hand_id is not None and self.hand_id.row is not None  # the insert returns the hand's id
+        hand.pk = self.hand_id.row[0]
+        events.publish(events.HandRecorded(game=game, hand=hand))
+        if self.finished:
+            events.publish(events.GameFinished(game=game))
+        if self.result_changed:
+            events.publish(events.GameResultChanged(game=game))
 
 
 def stored_hand(game: Game, scored, record: Mapping[str, Any], by) -> tuple[Hand, statements.Sent]:
@@ -380,8 +411,13 @@ def settle(game: Game, state: GameState) -> None:
 
 def result_changed(game: Game) -> None:
     """The game's result may have changed (it finished, or a finished game was corrected or undone): noted for
-    its league's standings in this transaction (``ChangedResult``, which the league's next update reads), and
-    published."""
+    its league's standings in this transaction (:func:`note_result_changed`), and published."""
+    note_result_changed(game)
+    events.publish(events.GameResultChanged(game=game))
+
+
+def note_result_changed(game: Game) -> None:
+    """Note, in the transaction that changes it, that the game's result may have changed (``ChangedResult``: the
+    league's next standings update reads it)."""
     if game.league_id is not None:
         statements.put(ChangedResult, {"league": game.league_id, "game_id": game.pk, "noted_at": timezone.now()})
-    events.publish(events.GameResultChanged(game=game))
