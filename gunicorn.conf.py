@@ -4,7 +4,9 @@ import multiprocessing
 import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+# One worker per core (at least two): a request is CPU work in the worker and the database, not waiting, so workers
+# beyond the cores only queue behind one another and lengthen the tail (docs/deploy.md, make bench).
+workers = int(os.environ.get("WEB_WORKERS", max(2, multiprocessing.cpu_count())))
 threads = int(os.environ.get("WEB_THREADS", "1"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 20
