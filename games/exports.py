@@ -14,18 +14,20 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 
 from games.forms import hand_form_class
 from games.forms.base import seat_names, side_names
 from games.models import Game, Hand, League, Season, display_name
+from games.rules import ruleset_class
 from games.standings.selectors import league_standings
 from games.summary import game_summary
 
@@ -34,10 +36,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
+# Rows written at a time when a table is sent as it is read.
+ROWS_AT_A_TIME = 500
+
+
 @dataclass(frozen=True)
 class Table:
     headers: Sequence[str]
-    rows: Sequence[Sequence[Any]]
+    rows: Iterable[Sequence[Any]]  # read once: a long table's rows come as they are read (``csv_chunks``)
     filename: str  # what a download is saved as
 
 
@@ -53,13 +59,30 @@ def cell(value: Any) -> Any:
     return value
 
 
-def csv_text(table: Table) -> str:
+def csv_chunks(table: Table) -> Iterator[str]:
+    """The table as CSV text, piece by piece: the byte-order mark and the header at once, then the rows a few
+    hundred at a time, each piece written as soon as its rows are read (a download that starts at once, in the
+    memory of a few hundred rows)."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)
     writer.writerow([cell(header) for header in table.headers])  # a side's headers carry player names
-    writer.writerows([cell(value) for value in row] for row in table.rows)
-    return out.getvalue()
+    yield out.getvalue()  # at once: the first byte does not wait for the rows
+    out.seek(0)
+    out.truncate()
+    written = 0
+    for row in table.rows:
+        writer.writerow([cell(value) for value in row])
+        written += 1
+        if written % ROWS_AT_A_TIME == 0:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
+
+
+def csv_text(table: Table) -> str:
+    return "".join(csv_chunks(table))
 
 
 def when(label: str) -> str:
@@ -113,28 +136,38 @@ def standings_table(*, league: League, game_type: str | None = None, partnership
 
 def games_table(games: Iterable[Game], *, filename: str, link: Callable[[Game], str] | None = None) -> Table:
     """One line per game: when, what, who sat where, each side's points and who won. ``games`` must come with
-    their league and seats (``select_related``): no query is made here."""
-    games = list(games)
-    most_sides = max((len(game.ruleset.sides) for game in games), default=2)
-    rows = []
+    their league and seats (``select_related``): no query is made here but, for a queryset, the one that finds
+    how many sides its games have, and the reading of its games a few hundred at a time as the rows are
+    written (``csv_chunks``)."""
+    if isinstance(games, QuerySet):
+        most_sides = max((len(ruleset_class(game_type)(options or {}, rules_version=rules_version).sides)
+                          for game_type, options, rules_version in games.order_by().values_list(
+                              "game_type", "options", "rules_version").distinct()), default=2)
+        games = games.iterator(chunk_size=ROWS_AT_A_TIME)
+    else:
+        games = list(games)
+        most_sides = max((len(game.ruleset.sides) for game in games), default=2)
+    headers = ["Game", when("Started"), when("Finished"), "Game type", "League", "Status",
+               *SEAT_WORDS.values(), *(f"Side {n}{suffix}" for n in range(1, most_sides + 1)
+                                       for suffix in ("", " points")),
+               "Winner", "Hands", "Match", "Match game", *(["Page"] if link else [])]
+    return Table(headers=headers, rows=game_rows(games, most_sides, link), filename=filename)
+
+
+def game_rows(games: Iterable[Game], most_sides: int, link: Callable[[Game], str] | None) -> Iterator[list[Any]]:
     for game in games:
         summary = game_summary(game)
         names = side_names(game)
         sides = [[names[side.key], side.total] for side in summary.sides]
         sides += [["", ""]] * (most_sides - len(sides))
         seats = seat_names(game)
-        rows.append([
+        yield [
             game.pk, game.started_at, game.finished_at, game.game_type_name, game.league.name if game.league_id else "",
             game.get_status_display(), *(seats[seat] for seat in SEAT_WORDS),
             *(value for side in sides for value in side),
             names.get(summary.winner, "") if summary.winner else "", game.hand_count,
             game.match_id or "", game.match_game_number or "", *([link(game)] if link else []),
-        ])
-    headers = ["Game", when("Started"), when("Finished"), "Game type", "League", "Status",
-               *SEAT_WORDS.values(), *(f"Side {n}{suffix}" for n in range(1, most_sides + 1)
-                                       for suffix in ("", " points")),
-               "Winner", "Hands", "Match", "Match game", *(["Page"] if link else [])]
-    return Table(headers=headers, rows=rows, filename=filename)
+        ]
 
 
 # --- hands -----------------------------------------------------------------------------------------

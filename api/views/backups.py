@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from django.utils import timezone
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated, ValidationError
@@ -15,19 +15,16 @@ from api.serializers.people import LeagueOut
 from games import policy
 from games.errors import NotAllowed
 from games.services.restore import ImportRefused, league_restore
-from games.services.transfer import league_export
+from games.services.transfer import backup_filename, league_backup
 
 from .base import ApiView
 from .leagues import visible_league
 
 
-def backup_name(league) -> str:
-    return f"{league.slug}-backup-{timezone.localdate():%Y-%m-%d}.json"
-
-
 class LeagueBackup(ApiView):
     """The whole league as one document (docs/league-backup.md): settings, players, matches, games with their
-    options, rules version and every hand. Owners only; restore it with `leagues/import/`."""
+    options, rules version and every hand. Owners only; restore it with `leagues/import/`. Sent as it is
+    read, the games a few hundred at a time: the download starts at once, whatever the league's size."""
 
     @extend_schema(responses={200: {"type": "object", "description": "docs/league-backup.schema.json"}},
                    tags=["leagues"])
@@ -37,8 +34,8 @@ class LeagueBackup(ApiView):
         league = visible_league(request.user, pk)
         if not policy.can_manage_league(request.user, league):
             raise NotAllowed("only the league's owners download its backup")
-        response = Response(league_export(league=league))
-        response["Content-Disposition"] = f'attachment; filename="{backup_name(league)}"'
+        response = StreamingHttpResponse(league_backup(league=league), content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="{backup_filename(league)}"'
         return response
 
 

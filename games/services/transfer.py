@@ -2,14 +2,32 @@
 
 The document names players and games by their place in the league (``P1``, ``G1``...), not by
 database ids, so exporting an imported league gives back the same document.
+
+:func:`league_backup` writes it piece by piece, the games a batch at a time with their hands, so that a
+league of any size is sent as it is read, in the memory of one batch (docs/league-backup.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
+import orjson
+from django.utils import timezone
+
 from games.backup.schema import FORMAT, VERSION
-from games.models import Game, League, Match, Player, Season
+from games.models import Game, Hand, League, Match, Player, Season
+
+# Games read (with their hands) and written at a time.
+BATCH = 500
+GAME_COLUMNS = ("id", "game_type", *(f"{name}_id" for name in Game.SEAT_FIELDS.values()), "options",
+                "rules_version", "status", "match_id", "match_game_number", "started_at", "finished_at")
+
+
+def batches(rows: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    while batch := list(islice(rows, size)):
+        yield batch
 
 
 def stamp(moment) -> str | None:
@@ -19,18 +37,37 @@ def stamp(moment) -> str | None:
 def league_export(*, league: League) -> dict[str, Any]:
     """The league as one document (docs/league-backup.md; JSON Schema docs/league-backup.schema.json): its
     settings, players, seasons (oldest first), matches and games with their options, rules version and every
-    hand as entered."""
-    games = list(
-        Game.objects.filter(league=league).order_by("started_at", "id").prefetch_related("hands")
-    )
-    matches = list(Match.objects.filter(league=league).order_by("started_at", "id"))
+    hand as entered. In memory: for a small league (the backup itself is :func:`league_backup`)."""
+    return orjson.loads(b"".join(league_backup(league=league)))
+
+
+def league_backup(*, league: League) -> Iterator[bytes]:
+    """:func:`league_export`'s document as UTF-8 JSON, piece by piece: its head (settings, players, seasons,
+    matches), then the games, ``BATCH`` at a time with their hands, one line each. A fixed number of queries
+    per batch; the memory of one batch, whatever the league's size."""
+    games = Game.objects.filter(league=league).order_by("started_at", "id")
     # Everyone on the league's roster, and everyone who sat in its games.
-    roster = set(league.players.values_list("pk", flat=True))
-    player_ids = sorted(roster | {pk for game in games for pk in game.seat_ids.values()})
-    players = Player.objects.in_bulk(player_ids)
-    player_key = {pk: f"P{n}" for n, pk in enumerate(player_ids, start=1)}
-    match_key = {match.pk: f"M{n}" for n, match in enumerate(matches, start=1)}
-    return {
+    player_ids = set(league.players.values_list("pk", flat=True))
+    for seats in games.values_list(*(f"{name}_id" for name in Game.SEAT_FIELDS.values())).iterator(chunk_size=BATCH):
+        player_ids.update(seats)
+    player_ids.discard(None)
+    ordered = sorted(player_ids)
+    player_key = {pk: f"P{n}" for n, pk in enumerate(ordered, start=1)}
+    names = dict(Player.objects.filter(pk__in=ordered).values_list("pk", "name").iterator(chunk_size=BATCH))
+    match_key: dict[int, str] = {}
+    matches = []
+    for n, match in enumerate(Match.objects.filter(league=league).order_by("started_at", "id")
+                              .iterator(chunk_size=BATCH), start=1):
+        match_key[match.pk] = f"M{n}"
+        matches.append({
+            "key": match_key[match.pk],
+            "game_type": match.game_type,
+            "seating": {seat: player_key[pk] for seat, pk in match.seating.items()},
+            "options": match.options,
+            "abandoned": match.status == Match.Status.ABANDONED,
+            "started_at": stamp(match.started_at),
+        })
+    head = {
         "format": FORMAT,
         "version": VERSION,
         "league": {
@@ -39,40 +76,46 @@ def league_export(*, league: League) -> dict[str, Any]:
             "is_public": league.is_public,
             "default_options": league.default_options,
         },
-        "players": [{"key": player_key[pk], "name": players[pk].name} for pk in player_ids],
+        "players": [{"key": player_key[pk], "name": names[pk]} for pk in ordered],
         "seasons": [
             {"name": season.name, "starts_on": season.starts_on.isoformat(),
              "ends_on": season.ends_on.isoformat() if season.ends_on else None}
             for season in Season.objects.filter(league=league).order_by("starts_on", "id")
         ],
-        "matches": [
-            {
-                "key": match_key[match.pk],
-                "game_type": match.game_type,
-                "seating": {seat: player_key[pk] for seat, pk in match.seating.items()},
-                "options": match.options,
-                "abandoned": match.status == Match.Status.ABANDONED,
-                "started_at": stamp(match.started_at),
-            }
-            for match in matches
-        ],
-        "games": [
-            {
-                "key": f"G{n}",
-                "game_type": game.game_type,
-                "seats": {seat: player_key[pk] for seat, pk in game.seat_ids.items()},
-                "options": game.options,
-                "rules_version": game.rules_version,
-                "abandoned": game.status == Game.Status.ABANDONED,
-                "match": match_key.get(game.match_id),
-                "match_game_number": game.match_game_number,
-                "started_at": stamp(game.started_at),
-                "finished_at": stamp(game.finished_at),
-                "hands": [
-                    {"number": hand.number, "record": hand.record, "entered_at": stamp(hand.entered_at)}
-                    for hand in sorted(game.hands.all(), key=lambda hand: hand.number)
-                ],
-            }
-            for n, game in enumerate(games, start=1)
-        ],
+        "matches": matches,
     }
+    # The head without its closing brace, then the games' list.
+    yield orjson.dumps(head)[:-1] + b',"games":['
+    del head, matches, names
+    seats = list(Game.SEAT_FIELDS)
+    number = 0
+    for rows in batches(games.values_list(*GAME_COLUMNS).iterator(chunk_size=BATCH), BATCH):
+        hands: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
+        for game_id, hand_number, record, entered_at in (
+                Hand.objects.filter(game_id__in=list(hands)).order_by("game_id", "number")
+                .values_list("game_id", "number", "record", "entered_at")):
+            hands[game_id].append({"number": hand_number, "record": record, "entered_at": stamp(entered_at)})
+        chunk = []
+        for (game_id, game_type, *seated, options, rules_version, status, match_id, match_game_number,
+             started_at, finished_at) in rows:
+            number += 1
+            chunk.append(orjson.dumps({
+                "key": f"G{number}",
+                "game_type": game_type,
+                "seats": {seat: player_key[pk] for seat, pk in zip(seats, seated, strict=True)},
+                "options": options,
+                "rules_version": rules_version,
+                "abandoned": status == Game.Status.ABANDONED,
+                "match": match_key.get(match_id) if match_id else None,
+                "match_game_number": match_game_number,
+                "started_at": stamp(started_at),
+                "finished_at": stamp(finished_at),
+                "hands": hands[game_id],
+            }))
+        yield (b"\n" if number == len(rows) else b",\n") + b",\n".join(chunk)  # a comma after the batch before
+    yield b"\n]}\n"
+
+
+def backup_filename(league: League) -> str:
+    """What a league's backup is saved as: ``thursday-club-backup-2026-03-05.json``."""
+    return f"{league.slug}-backup-{timezone.localdate():%Y-%m-%d}.json"

@@ -3,31 +3,29 @@ backup, and restoring a backup into a new league."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import selectors
-from games.exports import Table, csv_text, games_table, hands_table, standings_table
+from games.exports import Table, csv_chunks, games_table, hands_table, standings_table
 from games.forms.exports import RestoreForm
 from games.models import Game, HandRevision
 from games.rules import RULESETS
+from games.services import transfer
 from games.services.restore import ImportRefused, league_restore
-from games.services.transfer import league_export
 
 from .common import submitted, visible_game_or_404
 from .leagues import managed_league_or_404, visible_league_or_404
 from .standings import season_or_404
 
 
-def csv_download(table: Table) -> HttpResponse:
-    response = HttpResponse(csv_text(table), content_type="text/csv; charset=utf-8")
+def csv_download(table: Table) -> StreamingHttpResponse:
+    """The table as a CSV download, sent as its rows are read."""
+    response = StreamingHttpResponse(csv_chunks(table), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{table.filename}"'
     return response
 
@@ -64,10 +62,9 @@ def game_hands_csv(request, game_id: int):
 @require_GET
 def league_backup(request, slug: str):
     league = managed_league_or_404(request, slug)
-    text = json.dumps(league_export(league=league), indent=2, sort_keys=True, ensure_ascii=False)
-    response = HttpResponse(text + "\n", content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = (f'attachment; filename="{league.slug}-backup-'
-                                       f'{timezone.localdate():%Y-%m-%d}.json"')
+    response = StreamingHttpResponse(transfer.league_backup(league=league),
+                                     content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{transfer.backup_filename(league)}"'
     return response
 
 

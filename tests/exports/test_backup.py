@@ -34,7 +34,7 @@ def test_the_owner_downloads_the_backup_from_the_league_page(owner_page, league,
     response = owner_page.get(f"/leagues/{league.slug}/backup.json")
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith('attachment; filename="thursday-club-backup-')
-    document = json.loads(response.content)
+    document = json.loads(response.getvalue())
     assert document["format"] == "scorekeeper-league" and len(document["games"]) == 2
     assert document["games"][0]["rules_version"] >= 1 and document["games"][0]["options"]["target"] == 100
 

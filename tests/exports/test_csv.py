@@ -15,7 +15,7 @@ def test_standings_csv_from_the_api_by_accept_header(as_owner, league, played):
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="thursday-club-standings.csv"'
-    header, *lines = rows_of(response.content)
+    header, *lines = rows_of(response.getvalue())
     assert header[:7] == ["Game", "Position", "Player", "Played", "Won", "Lost", "Win rate %"]
     assert "Last played (UTC)" in header and "Skill" in header
     assert [line[:7] for line in lines] == [
@@ -28,7 +28,7 @@ def test_standings_csv_from_the_api_by_accept_header(as_owner, league, played):
 
 def test_partnerships_csv_with_format_parameter(anonymous, league, played):
     response = anonymous.get(f"/api/v1/leagues/{league.pk}/standings/?format=csv&table=partnerships&game_type=spades")
-    header, *lines = rows_of(response.content)
+    header, *lines = rows_of(response.getvalue())
     assert header[2] == "Partners"
     assert [line[2] for line in lines] == ["Ann & Cat", "Ben & Dan"]
 
@@ -41,13 +41,13 @@ def test_the_csv_of_an_empty_league_is_its_header_line(client_for, owner):
         client.force_login(owner)
         response = client.get(url)
         assert response.status_code == 200, url
-        (header,) = rows_of(response.content)
+        (header,) = rows_of(response.getvalue())
         assert header[0] == "Game"
 
 
 def test_games_csv_one_line_per_game_oldest_first(as_owner, league, played):
     response = as_owner.get(f"/api/v1/games/?league={league.pk}", HTTP_ACCEPT="text/csv")
-    header, first, second = rows_of(response.content)
+    header, first, second = rows_of(response.getvalue())
     assert header[:6] == ["Game", "Started (UTC)", "Finished (UTC)", "Game type", "League", "Status"]
     row = dict(zip(header, first, strict=True))
     assert row["Game"] == str(played["won"].pk) and row["Status"] == "Finished"
@@ -68,7 +68,7 @@ def test_hands_csv_names_sides_and_marks_corrections(client_for, owner, league, 
     for url in (f"/api/v1/games/{game.pk}/hands/?format=csv", f"/games/{game.pk}/hands.csv"):
         response = client.get(url)
         assert response["Content-Disposition"] == f'attachment; filename="game-{game.pk}-hands.csv"'
-        header, line = rows_of(response.content)
+        header, line = rows_of(response.getvalue())
         row = dict(zip(header, line, strict=True))
         assert row["Hand"] == "1" and row["Dealer"] == "Ann"
         assert row["Ann & Cat points"] == "71" and row["Ben & Dan total"] == "50"
@@ -80,7 +80,7 @@ def test_hands_csv_names_sides_and_marks_corrections(client_for, owner, league, 
 def test_a_name_that_looks_like_a_formula_stays_text(as_owner, owner, league, seats):
     Player.objects.filter(pk=seats["N"]).update(name="=HYPERLINK(\"http://evil\")")
     game_start(game_type="spades", seats=seats, by=owner, league=league)
-    header, line = rows_of(as_owner.get(f"/api/v1/games/?league={league.pk}&format=csv").content)
+    header, line = rows_of(as_owner.get(f"/api/v1/games/?league={league.pk}&format=csv").getvalue())
     assert dict(zip(header, line, strict=True))["North"] == "'=HYPERLINK(\"http://evil\")"
 
 
@@ -90,7 +90,7 @@ def test_a_name_that_looks_like_a_formula_stays_text_in_the_hands_headers(client
     client = client_for(owner)
     client.force_login(owner)
     for url in (f"/api/v1/games/{game.pk}/hands/?format=csv", f"/games/{game.pk}/hands.csv"):
-        header, *_ = rows_of(client.get(url).content)
+        header, *_ = rows_of(client.get(url).getvalue())
         sides = [cell for cell in header if "HYPERLINK" in cell]
         assert sides and all(cell.startswith("'=HYPERLINK") for cell in sides), (url, header)
 
@@ -129,7 +129,7 @@ def test_a_private_league_csv_is_a_404_to_outsiders(client_for, stranger, member
 
     response = as_user(stranger)
     assert response.status_code == 404
-    assert b"Ann" not in response.content
+    assert b"Ann" not in response.getvalue()
     assert as_user(member).status_code == 200  # members read
 
 
@@ -141,7 +141,7 @@ def test_an_error_asked_for_as_csv_is_a_problem_document(anonymous):
 
 
 def test_the_csv_downloads_are_linked_from_the_league_page(client, league, played):
-    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    page = client.get(f"/leagues/{league.slug}/").getvalue().decode()
     assert f"/leagues/{league.slug}/standings.csv?type=spades" in page
     assert f"/leagues/{league.slug}/games.csv" in page
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import League
-from games.services.transfer import league_export
+from games.services.transfer import league_backup
 
 
 class Command(BaseCommand):
@@ -21,9 +19,10 @@ class Command(BaseCommand):
         league = League.objects.filter(slug=slug).first()
         if league is None:
             raise CommandError(f"there is no league {slug!r}")
-        text = json.dumps(league_export(league=league), indent=2, sort_keys=True)
+        # Written as it is read, the games a batch at a time (one line each).
         if output:
-            with open(output, "w", encoding="utf-8") as out:
-                out.write(text + "\n")
+            with open(output, "wb") as out:
+                out.writelines(league_backup(league=league))
         else:
-            self.stdout.write(text)
+            for chunk in league_backup(league=league):
+                self.stdout.write(chunk.decode(), ending="")
