@@ -20,7 +20,7 @@ PYTEST_ARGS ?=
 # reuses the compiled modules (__pycache__/, ignored by git) instead of compiling the project again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install run test test-python test-js test-services screenshots lint worker beat bench load serve-prod clean
+.PHONY: install run test test-python test-js test-services screenshots lint worker beat bench bench-growth load serve-prod clean
 
 install: $(STAMP) $(NODE_STAMP)
 
@@ -101,9 +101,15 @@ beat: install
 	$(BIN)/celery -A scorekeeper beat --loglevel=info
 
 # Benchmarks and their targets: docs/benchmarks.md. PostgreSQL and Redis from DATABASE_URL/REDIS_URL, or started
-# for the run (BENCH_POSTGRES_PORT, BENCH_REDIS_PORT: their ports, a free one by default).
+# for the run (BENCH_POSTGRES_PORT, BENCH_REDIS_PORT: their ports, a free one by default). BENCH_ARGS passes
+# options: `make bench BENCH_ARGS="--only recording,workers"`; `make bench-growth`: the exports at 2,000, 20,000
+# and 100,000 games (as far as ten minutes of building allow) with their growth table.
+BENCH_ARGS ?=
 bench: install
-	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+bench-growth: install
+	$(BIN)/python -m bench.run --growth $(BENCH_ARGS)
 
 # The full load test (50 tables) and every fault scenario (docs/load.md).
 load: install

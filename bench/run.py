@@ -1,6 +1,6 @@
 """``make bench``: every benchmark, the targets they are held to, a table on the terminal, and docs/benchmarks.md.
 
-    python -m bench.run [--quick] [--write] [--only SECTIONS] [--postgres-port N] [--redis-port N]
+    python -m bench.run [--quick] [--write] [--only SECTIONS] [--growth] [--postgres-port N] [--redis-port N]
 
 - the rules engine (bench/engine.py): hands scored per second (CPU time) for each game;
 - recording (bench/recording.py): hands per second and p50/p99 latency through gunicorn and
@@ -12,7 +12,11 @@
 - standings at scale (bench/standings.py): rebuild, updates, corrections and reads of a league of
   220 players and 20,000 finished games;
 - gunicorn's worker count (bench/workers.py): recording at 16 clients through gunicorns of different
-  sizes side by side, which sets the default of ``WEB_WORKERS``.
+  sizes side by side, which sets the default of ``WEB_WORKERS``;
+- exports (bench/exports.py): the league backup and the games CSV at leagues of 2,000 and 20,000 games,
+  with their growth factors;
+- ``--growth`` (``make bench-growth``): the exports and the standings at leagues of 2,000, 20,000 and 100,000
+  games, as far as the machine allows in ten minutes for each, with their growth tables.
 
 PostgreSQL comes from DATABASE_URL and Redis from REDIS_URL. When either is not set, the benchmark
 starts its own on loopback (a throwaway PostgreSQL cluster in a temporary folder, a private
@@ -47,7 +51,9 @@ from loadtest import stack as services  # noqa: E402
 DOC = ROOT / "docs" / "benchmarks.md"
 BENCH_DATABASE = "scorekeeper_bench"
 # What a run measures (``--only`` picks some; the rows of one section are always measured in the same run).
-SECTIONS = ("engine", "recording", "club_night", "workers", "reads", "standings")
+SECTIONS = ("engine", "recording", "club_night", "workers", "reads", "standings", "exports")
+# League sizes (finished games) of the exports: the usual run, and --growth's (as far as the machine allows).
+EXPORT_SIZES, GROWTH_SIZES = (2_000, 20_000), (2_000, 20_000, 100_000)
 
 
 def sections(text: str) -> tuple[str, ...]:
@@ -132,6 +138,36 @@ def workers_rows(results: list[dict]) -> list[list[str]]:
              f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}"] for row in results]
 
 
+STANDINGS_GROWTH_HEADERS = ["games", "rebuild s", "update after one more game s", "undo in the last game: tables s",
+                            "correction in the middle: tables s / ratings s",
+                            "correction in the first: tables s / ratings s", "first game's winner changed: ratings s"]
+
+
+def standings_growth_rows(reports: list[dict]) -> list[list[str]]:
+    def both(entry: dict) -> str:
+        return f"{entry['tables_seconds']:.2f} / {entry['update_seconds']:.2f}"
+
+    return [[f"{report['games']:,}", f"{report['rebuild_seconds']:.2f}", f"{report['update_seconds']:.3f}",
+             f"{report['undo_last']['tables_seconds']:.2f}", both(report["correct_middle"]),
+             both(report["correct_first"]), f"{report['winner_changed']['update_seconds']:.2f}"]
+            for report in reports]
+
+
+EXPORT_HEADERS = ["download", "games", "hands", "first byte s", "whole s", "size", "peak memory growth"]
+GROWTH_HEADERS = ["download", "games", "× games", "× time", "× peak memory growth"]
+
+
+def export_rows(results: list[dict]) -> list[list[str]]:
+    return [[row["download"], f"{row['games']:,}", f"{row['hands']:,}", f"{row['first_byte_seconds']:.2f}",
+             f"{row['seconds']:.2f}", f"{row['bytes'] / 2**20:.1f} MiB", f"{row['peak_growth_mib']:.0f} MiB"]
+            for row in results]
+
+
+def growth_rows(results: list[dict]) -> list[list[str]]:
+    return [[row["download"], f"{row['from']:,} → {row['to']:,}", f"{row['games']:.1f}", f"{row['time']:.1f}",
+             f"{row['memory']:.1f}"] for row in results]
+
+
 def read_rows(results: list[dict]) -> list[list[str]]:
     size = {"small": "small", "large": "large"}
     return [[size.get(row["size"], row["size"]), row["page"], f"`{row['url']}`", str(row["status"]),
@@ -206,6 +242,23 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   "the machine does weighs on every size alike. The default of `WEB_WORKERS` (`gunicorn.conf.py`,",
                   "docs/deploy.md) is chosen from this.", "",
                   *table(WORKERS_HEADERS, workers_rows(results["workers"])), ""]
+    if "standings_growth" in results:
+        lines += ["## Standings as a league grows", "",
+                  "`bench/standings.py` at each size (`make bench-growth`): the update after one more finished game,",
+                  "and corrections each followed by the update: when the tables were right (committed) and when the",
+                  "ratings were (learned again after).", "",
+                  *table(STANDINGS_GROWTH_HEADERS, standings_growth_rows(results["standings_growth"])), ""]
+    if "exports" in results:
+        from bench.exports import growth
+
+        lines += ["## Exports as a league grows", "",
+                  "`bench/exports.py`: leagues built by `bench/league.py`, then each download asked for by its owner",
+                  "in a fresh process (Django's test client, the production code path without an HTTP server) and",
+                  "read to its end: the time to its first byte and to its last, its size, and how much the process's",
+                  "peak resident memory grew while it was sent.", "",
+                  *table(EXPORT_HEADERS, export_rows(results["exports"])), "",
+                  "Growth from one size to the next, in the same run:", "",
+                  *table(GROWTH_HEADERS, growth_rows(growth(results["exports"]))), ""]
     if "engine" in results:
         lines += ["## Rules engine", "",
                   "Hands scored per CPU second, replaying one long game of seeded random hands (`bench/engine.py`,",
@@ -263,6 +316,14 @@ def print_results(results: dict, skipped: list[str]) -> None:
         from bench.club_night import rows as club_rows
 
         print_table("a club night", CLUB_HEADERS, club_rows(results["club_night"]))
+    if "standings_growth" in results:
+        print_table("standings as a league grows", STANDINGS_GROWTH_HEADERS,
+                    standings_growth_rows(results["standings_growth"]))
+    if "exports" in results:
+        from bench.exports import growth
+
+        print_table("exports", EXPORT_HEADERS, export_rows(results["exports"]))
+        print_table("exports: growth", GROWTH_HEADERS, growth_rows(growth(results["exports"])))
     if "request_profile" in results:
         from bench.request_profile import rows as profile_rows
 
@@ -329,6 +390,23 @@ def standings_at_scale(database_url: str, *, games: int, workdir: Path) -> tuple
     if done.returncode != 0:
         raise RuntimeError(f"bench/standings.py failed:\n{done.stderr[-2000:]}")
     return done.stdout.strip(), json.loads(report.read_text())
+
+
+def standings_growth(sizes: tuple[int, ...], database_url: str, *, workdir: Path, budget: float) -> list[dict]:
+    """bench/standings.py's timings at each league size, the next size left out once the time spent so far, scaled
+    up to it, would pass ``budget`` seconds."""
+    reports: list[dict] = []
+    spent = 0.0
+    for games in sizes:
+        if reports and spent * games / reports[-1]["games"] > budget:
+            print(f"standings at {games:,} games left out: it would take about "
+                  f"{spent * games / reports[-1]['games']:.0f} s", flush=True)
+            break
+        print(f"standings at {games:,} games (bench/standings.py) ...", flush=True)
+        started = time.perf_counter()
+        reports.append(standings_at_scale(database_url, games=games, workdir=workdir)[1])
+        spent = time.perf_counter() - started
+    return reports
 
 
 def default_web_workers() -> int:
@@ -412,7 +490,16 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
             print("reads ...", flush=True)
             sizes = {"small": (20, 100), "large": (60, 600)} if args.quick else reads.SIZES
             results["reads"], results["rebuilds"] = reads.run(sizes)
-        if "standings" in args.only:
+        if "exports" in args.only:
+            from bench import exports
+
+            export_sizes = (200, 2_000) if args.quick else GROWTH_SIZES if args.growth else EXPORT_SIZES
+            print(f"exports at {', '.join(f'{size:,}' for size in export_sizes)} games ...", flush=True)
+            results["exports"] = exports.run(export_sizes, bench_url, budget=args.budget)
+        if "standings" in args.only and args.growth:
+            results["standings_growth"] = standings_growth((200, 2_000) if args.quick else GROWTH_SIZES, bench_url,
+                                                           workdir=workdir, budget=args.budget)
+        elif "standings" in args.only:
             print("standings of a large league (bench/standings.py) ...", flush=True)
             results["standings"], results["standings_report"] = standings_at_scale(
                 bench_url, games=2000 if args.quick else 20000, workdir=workdir)
@@ -434,9 +521,17 @@ def main() -> int:
                         help="port of the PostgreSQL started when DATABASE_URL is not set (default: a free one)")
     parser.add_argument("--redis-port", type=int, default=int(os.environ.get("BENCH_REDIS_PORT") or 0) or None,
                         help="port of the Redis started when REDIS_URL is not set (default: a free one)")
-    parser.add_argument("--only", type=sections, default=SECTIONS,
+    parser.add_argument("--growth", action="store_true",
+                        help="exports and standings at leagues of 2,000, 20,000 and 100,000 games (as far as --budget "
+                             "allows), with the growth tables; implies --only exports,standings unless --only says "
+                             "otherwise")
+    parser.add_argument("--budget", type=float, default=600.0,
+                        help="seconds each part of --growth may take before its larger sizes are left out")
+    parser.add_argument("--only", type=sections, default=None,
                         help=f"a comma-separated choice of {', '.join(SECTIONS)} (default: all of them)")
     args = parser.parse_args()
+    if args.only is None:
+        args.only = ("standings", "exports") if args.growth else SECTIONS
 
     results: dict = {}
     skipped: list[str] = []

@@ -18,6 +18,8 @@ ENGINE_HANDS_PER_SECOND = 100_000
 REBUILD_SECONDS = 5.0
 # A club night's watchers (40 phones and a TV) may slow recording's slowest answers by at most this much.
 CLUB_NIGHT_P99_RATIO = 1.5
+# Exports (the backup, the games CSV): memory that does not follow the league, the first byte at once.
+EXPORT_PEAK_MIB, EXPORT_FIRST_BYTE_SECONDS, EXPORT_MEMORY_GROWTH = 256.0, 1.0, 2.0
 
 
 def row(target: str, measured: str, bound: str, met: bool | None, miss: str = "") -> list[str]:
@@ -70,6 +72,51 @@ def workers_rows(workers: list[dict[str, Any]], default: int) -> list[list[str]]
     return [row(f"gunicorn workers at 16 clients (default {default})", measured,
                 f">= {100 * WORKERS_SHARE:.0f}% of the fastest ({best['workers']})", share >= WORKERS_SHARE,
                 f"{100 * (WORKERS_SHARE - share):.0f} points")]
+
+
+STANDINGS_UPDATE_SECONDS, TABLES_SECONDS, RATINGS_SECONDS = 0.05, 1.0, 10.0
+
+
+def standings_growth_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
+    """At the largest league measured: the update after one more game, and corrections (tables and ratings)."""
+    report = max(reports, key=lambda entry: entry["games"])
+    games = f"{report['games']:,}"
+    rows = [row(f"standings update after one more game, {games} games", f"{report['update_seconds'] * 1000:.0f} ms",
+                f"<= {STANDINGS_UPDATE_SECONDS * 1000:.0f} ms", report["update_seconds"] <= STANDINGS_UPDATE_SECONDS,
+                over(report["update_seconds"] * 1000, STANDINGS_UPDATE_SECONDS * 1000, " ms"))]
+    for key, label in (("correct_middle", "a correction in the middle game"),
+                       ("correct_first", "a correction in the first game"),
+                       ("winner_changed", "the first game's winner changed")):
+        entry = report[key]
+        met = entry["tables_seconds"] <= TABLES_SECONDS and entry["update_seconds"] <= RATINGS_SECONDS
+        rows.append(row(f"after {label}, {games} games",
+                        f"tables {entry['tables_seconds']:.2f} s, ratings {entry['update_seconds']:.2f} s",
+                        f"tables <= {TABLES_SECONDS:.0f} s, ratings <= {RATINGS_SECONDS:.0f} s", met))
+    return rows
+
+
+def export_rows(exports: list[dict[str, Any]]) -> list[list[str]]:
+    from bench.exports import growth
+
+    rows = []
+    largest = max(entry["games"] for entry in exports)
+    for entry in exports:
+        if entry["games"] != largest:
+            continue
+        peak, first = entry["peak_growth_mib"], entry["first_byte_seconds"]
+        met = peak <= EXPORT_PEAK_MIB and first <= EXPORT_FIRST_BYTE_SECONDS
+        misses = [over(peak, EXPORT_PEAK_MIB, " MiB")] if peak > EXPORT_PEAK_MIB else []
+        misses += [over(first, EXPORT_FIRST_BYTE_SECONDS, " s")] if first > EXPORT_FIRST_BYTE_SECONDS else []
+        rows.append(row(f"{entry['download']} at {largest:,} games",
+                        f"+{peak:.0f} MiB, first byte {first:.2f} s, whole {entry['seconds']:.1f} s",
+                        f"<= {EXPORT_PEAK_MIB:.0f} MiB, first byte <= {EXPORT_FIRST_BYTE_SECONDS:.0f} s", met,
+                        ", ".join(misses)))
+    for step in growth(exports):
+        rows.append(row(f"{step['download']}: {step['from']:,} → {step['to']:,} games",
+                        f"games ×{step['games']:.0f}: time ×{step['time']:.1f}, memory ×{step['memory']:.1f}",
+                        f"memory ×<= {EXPORT_MEMORY_GROWTH:.0f}", step["memory"] <= EXPORT_MEMORY_GROWTH,
+                        f"×{step['memory'] - EXPORT_MEMORY_GROWTH:.1f}"))
+    return rows
 
 
 def read_rows(reads: list[dict[str, Any]]) -> list[list[str]]:
@@ -129,6 +176,10 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         rows += target_rows(results["club_night"], CLUB_NIGHT_P99_RATIO)
     if "workers" in results:
         rows += workers_rows(results["workers"], results.get("web_workers", 0))
+    if "standings_growth" in results:
+        rows += standings_growth_rows(results["standings_growth"])
+    if "exports" in results:
+        rows += export_rows(results["exports"])
     if "reads" in results:
         rows += read_rows(results["reads"])
     if "standings_report" in results:
