@@ -3,7 +3,9 @@
 Run by ``bench/run.py`` in-process with Django's test client against the bench database: each page is
 timed (median and 90th percentile of repeated requests, after a warm-up), its queries counted with
 ``CaptureQueriesContext`` and its size measured; the ones with an ETag are asked again with
-``If-None-Match`` (once with the tag as a proxy passes it on, weak) and must answer 304. The leagues are
+``If-None-Match`` (once with the tag as a proxy passes it on, weak) and must answer 304. The spectator
+board is measured twice: as every watcher of a version but the first gets it (rendered once, kept in the
+cache), and as the first does (the cache emptied before each request). The leagues are
 built by bench/league.py (finished games of every type with real hands) and their standings computed
 once, and that rebuild is timed too.
 """
@@ -14,6 +16,7 @@ import statistics
 import time
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -25,17 +28,22 @@ SIZES = {"small": (40, 400), "large": (220, 4000)}  # players, finished games
 
 
 def timed_get(client: Client, url: str, *, status: int = 200, headers: dict[str, str] | None = None,
-              repeats: int = 30, seconds: float = 10.0) -> dict[str, Any]:
+              repeats: int = 30, seconds: float = 10.0, before: Any = None) -> dict[str, Any]:
+    """``before``: called before each request (outside the time measured)."""
     headers = headers or {}
+    before = before or (lambda: None)
+    before()
     response = client.get(url, headers=headers)
     if response.status_code != status:
         raise RuntimeError(f"GET {url} answered {response.status_code}, not {status}")
+    before()
     with CaptureQueriesContext(connection) as captured:
         client.get(url, headers=headers)
     queries = len(captured)  # now: the captured list is read from the connection's log, which the next request clears
     times = []
     stop_at = time.perf_counter() + seconds
     for _ in range(repeats):
+        before()
         started = time.perf_counter()
         client.get(url, headers=headers)
         times.append(time.perf_counter() - started)
@@ -89,4 +97,8 @@ def run(sizes: dict[str, tuple[int, int]] = SIZES) -> tuple[list[dict[str, Any]]
                 for how, tag in (("", row["etag"]), (", weak tag", f"W/{row['etag']}")):
                     reads.append({"league": label, "size": size, "page": f"{name}: If-None-Match{how}",
                                   **timed_get(client, url, status=304, headers={"If-None-Match": tag})})
+            if name == "spectator board":
+                # The same board as its first watcher gets it: rendered, no version stored yet.
+                reads.append({"league": label, "size": size, "page": f"{name}: rendered (first watcher)",
+                              **timed_get(client, url, before=cache.clear)})
     return reads, rebuilds

@@ -134,6 +134,14 @@ def read_rows(reads: list[dict[str, Any]]) -> list[list[str]]:
             rows.append(row("standings API at 4,000 games, paginated",
                             f"page 1: {entry['bytes'] / 1024:.0f} KiB, {entry['median_ms']:.0f} ms, "
                             f"{entry['queries']} queries", "a page at a time", True))
+    boards = {entry["page"]: entry for entry in large if entry["page"].startswith("spectator board")}
+    if "spectator board" in boards and "spectator board: rendered (first watcher)" in boards:
+        kept, rendered = boards["spectator board"], boards["spectator board: rendered (first watcher)"]
+        ratio = rendered["median_ms"] / kept["median_ms"] if kept["median_ms"] else 0.0
+        rows.append(row("spectator board 200, a version already rendered vs rendering it",
+                        f"{kept['median_ms']:.1f} vs {rendered['median_ms']:.1f} ms ({ratio:.1f}x less), "
+                        f"{kept['queries']} vs {rendered['queries']} queries", "rendered once per version",
+                        kept["queries"] < rendered["queries"]))
     conditional = [entry for entry in large if "If-None-Match" in entry["page"]]
     if conditional:
         answered = sorted({entry["status"] for entry in conditional})

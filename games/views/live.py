@@ -3,10 +3,16 @@
 The page asks ``live/board/`` (an HTML fragment) every couple of seconds whether the game changed; the
 fragment carries an ETag (``games.versions``: the game row and the players' names), so an unchanged game
 costs one query and a 304. A phone holding the game's table pass may watch it too (``policy.game_access``).
+Each version of a board is rendered once and kept in the cache under its ETag: every other watcher of that
+version (the other phones at the table, a club night's boards) gets the stored fragment for the query that
+finds the version, without the hands being read or the template rendered again.
 """
 
 from __future__ import annotations
 
+import logging
+
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -17,6 +23,11 @@ from games import selectors, versions
 from .common import board, game_title
 from .follow import POLL_SECONDS, not_followed
 from .table_pass import table_pass
+
+# How long a rendered board is kept: a version nobody asks for again goes; a game played on has new versions.
+BOARD_SECONDS = 600
+
+logger = logging.getLogger(__name__)
 
 
 def board_version(request, game_id: int) -> str | None:
@@ -40,9 +51,31 @@ def live(request, game_id: int):
 @require_GET
 @condition(etag_func=board_version)
 def live_board(request, game_id: int):
-    if request.versioned is None:
+    game = request.versioned
+    if game is None:
         return not_followed(request, game_id)
-    context = board(request.versioned, selectors.game_hands(game=request.versioned))
-    response = HttpResponse(render_to_string("games/_live_board.html", context, request=request))
+    # The fragment is the same for every watcher who may see the game (it names no viewer): keyed by its ETag.
+    key = f"live-board:{game.pk}:{versions.game_etag(game, 'board')}"
+    html = cached(key)
+    if html is None:
+        context = board(game, selectors.game_hands(game=game))
+        html = render_to_string("games/_live_board.html", context, request=request)
+        keep(key, html)
+    response = HttpResponse(html)
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+def cached(key: str) -> str | None:
+    try:
+        return cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache is down: render the board rather than fail the poll
+        logger.warning("boards are rendered for every poll: the cache cannot be reached", exc_info=True)
+        return None
+
+
+def keep(key: str, html: str) -> None:
+    try:
+        cache.set(key, html, BOARD_SECONDS)
+    except Exception:  # noqa: BLE001 - the cache is down: the next poll renders it again
+        logger.warning("a rendered board was not kept: the cache cannot be reached", exc_info=True)

@@ -56,3 +56,18 @@ def test_the_table_page_watches_the_boards_version_for_another_phones_hands(owne
     assert owner_client.get(facts["board"], HTTP_IF_NONE_MATCH=facts["version"]).status_code == 304
     hand_record(game=game, record=HAND, by=owner)  # another phone
     assert owner_client.get(facts["board"], HTTP_IF_NONE_MATCH=facts["version"]).status_code == 200
+
+
+def test_a_board_is_rendered_once_per_version_for_every_watcher(client, start_game, owner,
+                                                               django_assert_num_queries):
+    game = start_game("thieving_stink", target=100_000)
+    hand_record(game=game, record=HAND, by=owner)
+    url = reverse("live-board", args=[game.pk])
+    first = client.get(url)
+    # Another watcher of the same version: the query that finds the version, and the stored fragment.
+    with django_assert_num_queries(1):
+        again = client.get(url)
+    assert again.status_code == 200 and again.content == first.content and again["ETag"] == first["ETag"]
+    hand_record(game=game, record=HAND, by=owner)
+    newer = client.get(url)
+    assert newer["ETag"] != first["ETag"] and "Hand 2:" in newer.content.decode()
