@@ -82,7 +82,7 @@ def test_the_whole_table_and_the_csv_of_a_season(client, league, finish, recompu
     assert "Spring" in table.content.decode()
     csv = client.get(reverse("league-standings-csv", args=[league.slug]) + f"?type=smudge&season={autumn.pk}")
     assert csv["Content-Disposition"].endswith('-standings-autumn-smudge.csv"')
-    assert csv.content.decode().count("\n") == 5  # the header and four players
+    assert csv.getvalue().decode().count("\n") == 5  # the header and four players
 
 
 def test_the_league_page_with_seasons_reads_one_query_more(owner_client, league, finish, recompute, spring, autumn,
