@@ -146,9 +146,9 @@ def checked_target(url: str) -> Target:
     addresses = resolve(target.host, target.port)
     refused = [address for address in addresses if not is_public(address)]
     if refused or not addresses:
-        raise AddressRefused(
-            f"{target.host} resolves to {', '.join(refused) or 'nothing'}, which is not a public internet "
-            "address; webhooks are only sent to public addresses"
-        )
+        # An address written as the host is not "resolved": say what it is.
+        named = (f"{target.host} is" if refused == [target.host.strip("[]")]
+                 else f"{target.host} resolves to {', '.join(refused) or 'nothing'}, which is")
+        raise AddressRefused(f"{named} not a public internet address; webhooks are only sent to public addresses")
     return Target(scheme=target.scheme, host=target.host, port=target.port, path=target.path,
                   address=addresses[0])

@@ -6,6 +6,7 @@ endpoint is registered and a private one at delivery (DNS rebinding) must be ref
 
 from __future__ import annotations
 
+import re
 import socket
 
 import pytest
@@ -80,8 +81,8 @@ def test_ipv6_forms_of_public_ipv4_addresses_are_public(address):
 
 @pytest.mark.parametrize(("address", "form"), IPV6_CARRYING_IPV4)
 def test_production_refuses_ipv6_forms_of_private_addresses(production, dns, league, owner, address, form):
-    dns[address] = [address]  # a literal address "resolves" to itself
-    with pytest.raises(InvalidInput, match="which is not a public internet address"):
+    dns[address] = [address]  # a literal address "resolves" to itself, and is named once
+    with pytest.raises(InvalidInput, match=rf"^{re.escape(address)} is not a public internet address"):
         webhook_create(league=league, url=f"https://[{address}]/hooks", events=["hand.recorded"], by=owner)
 
 
@@ -93,7 +94,7 @@ def test_production_refuses_ipv6_forms_of_private_addresses(production, dns, lea
     ("https://user:pass@hooks.example.com/", "put no user name or password in the address"),
     ("https://hooks.example.com:99999/", "this is not a usable address"),
     ("https://localhost/hooks", "localhost resolves to 127.0.0.1, which is not a public internet address"),
-    ("https://10.0.0.5/hooks", "10.0.0.5 resolves to 10.0.0.5, which is not a public internet address"),
+    ("https://10.0.0.5/hooks", "10.0.0.5 is not a public internet address"),
     ("https://nowhere.example.com/hooks", "the host nowhere.example.com could not be found"),
 ])
 def test_production_refuses_at_registration(production, dns, league, owner, url, message):
