@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.db import transaction
 
 if TYPE_CHECKING:
-    from games.models import Game, Hand, HandRevision, League
+    from games.models import Game, Hand, HandCheck, HandRevision, League
 
 Event = TypeVar("Event")
 
@@ -63,6 +63,24 @@ class HandCorrected:
 
     game: Game
     revision: HandRevision
+
+
+@dataclass(frozen=True)
+class HandConfirmed:
+    """A player of the other side confirmed a hand (``check``), or a correction made it read as they said."""
+
+    game: Game
+    hand: Hand
+    check: HandCheck
+
+
+@dataclass(frozen=True)
+class HandDisputed:
+    """A player of the other side disputed a hand: ``check.record`` is what they say it was."""
+
+    game: Game
+    hand: Hand
+    check: HandCheck
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ transaction that published its event and queues the work (``games.tasks``): it n
 
 - a game's result, a league's seasons or its players change: the league's standings, ratings and figures
   are brought up to date (docs/standings.md);
-- a hand recorded or corrected, a game finished, the standings updated: a webhook delivery to each of the
+- a hand recorded, corrected, confirmed or disputed, a game finished, the standings updated: a webhook delivery to each of the
   league's endpoints that asked for the event (docs/webhooks.md), its body built only if one did.
 """
 
@@ -63,6 +63,16 @@ def webhooks_hand_corrected(event: events.HandCorrected) -> None:
                   lambda: payloads.hand_corrected(event.game, event.revision))
 
 
+def webhooks_hand_confirmed(event: events.HandConfirmed) -> None:
+    webhooks_send(event.game.league_id, "hand.confirmed",
+                  lambda: payloads.hand_checked(event.game, event.hand, event.check))
+
+
+def webhooks_hand_disputed(event: events.HandDisputed) -> None:
+    webhooks_send(event.game.league_id, "hand.disputed",
+                  lambda: payloads.hand_checked(event.game, event.hand, event.check))
+
+
 def webhooks_game_finished(event: events.GameFinished) -> None:
     if without_webhooks(event.game):
         return
@@ -82,6 +92,8 @@ def connect() -> None:
     """Subscribe everything above (called once, when the app is ready)."""
     events.subscribe(events.HandRecorded, webhooks_hand_recorded)
     events.subscribe(events.HandCorrected, webhooks_hand_corrected)
+    events.subscribe(events.HandConfirmed, webhooks_hand_confirmed)
+    events.subscribe(events.HandDisputed, webhooks_hand_disputed)
     events.subscribe(events.GameFinished, webhooks_game_finished)
     events.subscribe(events.GameResultChanged, standings_follow_result)
     events.subscribe(events.LeagueSeasonsChanged, standings_follow_seasons)

@@ -20,7 +20,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from games import background, events
+from games import background, events, services
 from games.models import League
 from games.standings.services import league_standings_recompute as recompute_service
 from games.standings.services import league_standings_update as update_service
@@ -92,6 +92,8 @@ def standings_catch_up() -> list[int]:
     finished). Celery beat runs it every five minutes (``CELERY_BEAT_SCHEDULE``); run it by hand
     after an outage.
     """
+    # Provisional games whose window has passed are noted as changed results first, so they count now.
+    services.provisional_release()
     stale = stale_league_ids()
     for league_id in stale:
         league_standings_update.delay(league_id)

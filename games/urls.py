@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<int:game_id>/sharing/", views.game_sharing, name="game-sharing"),
     path("games/<int:game_id>/hands/", views.hand_record, name="hand-record"),
     path("games/<int:game_id>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
+    path("games/<int:game_id>/hands/<int:number>/check/", views.hand_check, name="hand-check"),
     path("games/<int:game_id>/undo/", views.hand_undo, name="hand-undo"),
     path("games/<int:game_id>/abandon/", views.game_abandon, name="game-abandon"),
     path("games/<int:game_id>/hands.csv", views.game_hands_csv, name="game-hands-csv"),

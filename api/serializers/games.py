@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import SEAT_CHOICES, Game, Hand, HandRevision, display_name
+from games.models import SEAT_CHOICES, Confirmation, Game, Hand, HandCheck, HandRevision, display_name
 from games.rules import RULESETS, rulesets
 from games.summary import GameSummary, game_needs, game_summary, hand_explanation, player_names
 
@@ -62,6 +62,10 @@ class GameIn(Strict):
                          help_text="House-rule options, as listed for the game in docs/rules/<game>.md; left out "
                                    "ones take the league's or the default.")
     first_dealer = Seat(required=False)
+    confirmation = serializers.ChoiceField(
+        choices=Confirmation.choices, required=False,
+        help_text="`opponents`: a player of the other side confirms each hand (docs/api.md, \"Confirming "
+                  "hands\"); `off`. Left out: the league's house rule (off for a casual game).")
 
 
 class GameFilter(QueryFilter):
@@ -151,7 +155,13 @@ class GameOut(SummaryFields, serializers.ModelSerializer):
         model = Game
         fields = ["id", "game_type", "league", "is_public", "match", "match_game_number", "seats", "options",
                   "status", "totals", "extras", "bags", "winner", "next_dealer", "needs", "hand_count",
-                  "started_at", "finished_at"]
+                  "confirmation", "unconfirmed", "provisional", "started_at", "finished_at"]
+        extra_kwargs = {
+            "confirmation": {"help_text": "`opponents`: a player of the other side confirms each hand; `off`."},
+            "unconfirmed": {"help_text": "Hands waiting for the other side's confirmation, or disputed."},
+            "provisional": {"help_text": "Finished with hands not yet confirmed, and its league's window not yet "
+                                         "passed: not counted in the standings yet."},
+        }
 
     def get_is_public(self, game: Game) -> bool:
         return game.league.is_public if game.league_id else game.is_public
@@ -194,12 +204,22 @@ class HandOut(serializers.ModelSerializer):
     explanation = serializers.SerializerMethodField()
     entered_by = serializers.SerializerMethodField(help_text="Who entered it: their display name.")
     version = serializers.CharField(read_only=True, help_text="Changes whenever the hand is written (corrected, "
-                                                              "or scored again); send it as `If-Match`.")
+                                                              "scored again, confirmed or disputed); send it as "
+                                                              "`If-Match`.")
+    confirmation = serializers.SerializerMethodField()
 
     class Meta:
         model = Hand
         fields = ["number", "dealer", "record", "delta", "totals", "extras", "bags", "explanation", "entered_by",
-                  "entered_at", "updated_at", "version"]
+                  "entered_at", "updated_at", "version", "confirmation"]
+
+    @extend_schema_field({"type": "string", "nullable": True, "enum": ["waiting", "confirmed", "disputed", "kept",
+                                                                        None],
+                          "description": "In a game whose hands the other side confirms: `waiting` for them, "
+                                         "`confirmed`, `disputed` (see its checks), or `kept` by the scorekeeper "
+                                         "after a dispute; null in other games."})
+    def get_confirmation(self, hand: Hand) -> str | None:
+        return hand.check_state or None
 
     @extend_schema_field(ExplanationOut(help_text="The hand's score in words, from the game's rules "
                                                   "(docs/api.md, \"Every number in words\")."))
@@ -223,6 +243,41 @@ class HandOut(serializers.ModelSerializer):
                                          "else null."})
     def get_bags(self, hand: Hand) -> dict[str, int] | None:
         return (hand.extras or {}).get("bags")
+
+
+class CheckOut(serializers.ModelSerializer):
+    by = serializers.SerializerMethodField(help_text="Who: their display name (none for a phone with the code).")
+    seat = serializers.CharField(help_text="The seat that confirmed or disputed (empty when the scorekeeper kept).")
+    record = serializers.DictField(allow_null=True, help_text="A dispute: the hand as they say it was.")
+
+    class Meta:
+        model = HandCheck
+        fields = ["number", "action", "seat", "via", "by", "hand_version", "record", "note", "at"]
+
+    def get_by(self, check: HandCheck) -> str | None:
+        return display_name(check.by) if check.by_id else None
+
+
+class CheckIn(Strict):
+    """Who confirms: a seated player's account needs nothing more; a phone with the table's code sends it."""
+
+    seat = Seat(required=False, help_text="With `table_token`: the seat of the player confirming.")
+    table_token = Text(max_length=64, required=False,
+                       help_text="The game's table token (from its code), for a player without an account.")
+
+
+class DisputeIn(CheckIn):
+    record = JSONObject(help_text="The hand as you say it was (docs/rules/<game>.md).")
+    note = Text(max_length=500, required=False, default="", allow_blank=True)
+
+
+class KeepIn(Strict):
+    note = Text(max_length=500, help_text="Why the hand stays as entered: shown in its trail.")
+
+
+class CheckResultOut(serializers.Serializer):
+    check = CheckOut()
+    hand = HandOut()
 
 
 class GameDetailOut(GameOut):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import League, Membership, Player, display_name
+from games.models import Confirmation, League, Membership, Player, display_name
 
 from .common import Id, JSONBoolean, JSONObject, Slug, Strict, Text
 from .standings import PlayerFiguresOut, PlayerRatingOut
@@ -65,12 +65,21 @@ class LeagueUpdate(Strict):
     name = Text(max_length=120, required=False)
     is_public = JSONBoolean(required=False)
     default_options = JSONObject(required=False)
+    confirmation = serializers.ChoiceField(
+        choices=Confirmation.choices, required=False,
+        help_text="House rule for games started from now on: `opponents` (a player of the other side confirms "
+                  "each hand) or `off`.")
+    provisional_hours = serializers.IntegerField(
+        required=False, min_value=0, max_value=24 * 31,
+        help_text="Hours a finished game with unconfirmed hands stays provisional (out of the standings); 48 "
+                  "unless set.")
 
 
 class LeagueOut(serializers.ModelSerializer):
     class Meta:
         model = League
-        fields = ["id", "name", "slug", "is_public", "default_options", "created_at"]
+        fields = ["id", "name", "slug", "is_public", "default_options", "confirmation", "provisional_hours",
+                  "created_at"]
 
 
 class MemberIn(Strict):

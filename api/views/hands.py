@@ -6,6 +6,7 @@ from __future__ import annotations
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api.pagination import CursorPages
@@ -13,19 +14,24 @@ from api.renderers import OffersCSV
 from api.serializers.common import MAX_ID
 from api.serializers.exports import HandFeedOut, HandSyncFilter
 from api.serializers.games import (
+    CheckIn,
+    CheckOut,
+    CheckResultOut,
+    DisputeIn,
     GameDetailOut,
     HandCorrectionIn,
     HandIn,
     HandOut,
     HandResultOut,
+    KeepIn,
     RevisionOut,
     UndoIn,
 )
 from api.sync import cursor_page
-from games import selectors, services
+from games import policy, selectors, services
 from games.errors import NotAllowed
 from games.exports import hands_table
-from games.models import Hand, HandRevision
+from games.models import Game, Hand, HandCheck, HandRevision
 from games.rules import game_types, rulesets
 
 from .base import IDEMPOTENCY_KEY, LOCATION, ApiView, created, etag, idempotency_key, if_match
@@ -187,3 +193,100 @@ class HandFeed(ApiView):
         cursor = filters.pop("cursor", None)
         hands = selectors.hands_for(user=request.user, **filters)
         return cursor_page(request, hands, order="updated_at", cursor=cursor, serializer_class=HandFeedOut)
+
+
+# --- confirming (docs/api.md, "Confirming hands") ---------------------------------------------------------
+
+
+def checking_game(request, pk: int, data: dict) -> tuple[Game, services.Confirmer]:
+    """The game a confirmation or dispute is for, and who sends it: a user who may see the game, or a phone
+    holding its table token (``table_token`` and ``seat`` in the body), which opens this game's confirmations
+    and nothing else. Anything else is a 404, as for a game that does not exist."""
+    token = data.get("table_token")
+    held = policy.TablePass(game_id=pk, token=token, seat=data.get("seat")) if token else None
+    if not 0 < pk <= MAX_ID:
+        raise NotFound(f"there is no game {pk}")
+    game = Game.objects.select_related(*selectors.GAME_RELATED).filter(pk=pk).first()
+    if game is None or not policy.game_access(request.user, game, held).view:
+        raise NotFound(f"there is no game {pk}")
+    return game, services.Confirmer(user=request.user, table_pass=held)
+
+
+def check_answer(check: HandCheck, status: int = 200) -> Response:
+    hand = Hand.objects.select_related("game", "entered_by").get(pk=check.hand_id)
+    hand.game = Game.objects.select_related(*selectors.GAME_RELATED).get(pk=hand.game_id)
+    return Response({"check": CheckOut(check).data, "hand": HandOut(hand).data}, status=status,
+                    headers={"ETag": etag(hand.version)})
+
+
+IF_MATCH_CHECK = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The hand's `ETag` (or `version`) as your phone showed it: if it was corrected since, nothing is "
+                "stored and the answer is a 412 naming the version it has now.",
+)
+
+
+class HandConfirm(ApiView):
+    """A player of the other side confirms the hand: signed in as a player seated on that side, or with the
+    game's table token and their seat (no account needed). The side that entered the hand cannot confirm it.
+    Confirming a hand already confirmed changes nothing and answers with that confirmation."""
+
+    permission_classes = [AllowAny]
+    error_statuses = (409, 412)
+
+    @extend_schema(request=CheckIn, responses={200: CheckResultOut},
+                   parameters=[IF_MATCH_CHECK, IDEMPOTENCY_KEY], tags=["hands"])
+    def post(self, request, pk: int, number: int):
+        key, versions = idempotency_key(request), if_match(request)
+        data = self.parse(CheckIn, data=request.data or {})
+        game, confirmer = checking_game(request, pk, data)
+        check = services.hand_confirm(game=game, number=number, confirmer=confirmer, expected_versions=versions,
+                                      idempotency_key=key)
+        return check_answer(check)
+
+
+class HandDispute(ApiView):
+    """A player of the other side disputes the hand, saying what they think it was (`record`, checked by the
+    rules as a correction would be) and why (`note`). The scorekeeper then corrects it (to that version: it
+    counts as confirmed by them) or keeps it with a note (`keep/`)."""
+
+    permission_classes = [AllowAny]
+    error_statuses = (409, 412)
+
+    @extend_schema(request=DisputeIn, responses={201: CheckResultOut, 200: CheckResultOut},
+                   parameters=[IF_MATCH_CHECK, IDEMPOTENCY_KEY], tags=["hands"])
+    def post(self, request, pk: int, number: int):
+        key, versions = idempotency_key(request), if_match(request)
+        data = self.parse(DisputeIn)
+        game, confirmer = checking_game(request, pk, data)
+        check = services.hand_dispute(game=game, number=number, confirmer=confirmer, record=data["record"],
+                                      note=data["note"], expected_versions=versions, idempotency_key=key)
+        return check_answer(check, 201)
+
+
+class HandKeep(ApiView):
+    """The scorekeeper keeps a disputed hand as entered, with a note saying why (shown in the hand's trail)."""
+
+    error_statuses = (409,)
+
+    @extend_schema(request=KeepIn, responses={200: CheckResultOut}, parameters=[IDEMPOTENCY_KEY], tags=["hands"])
+    def post(self, request, pk: int, number: int):
+        game = visible_game(request.user, pk)
+        key = idempotency_key(request)
+        data = self.parse(KeepIn)
+        check = services.hand_keep(game=game, number=number, by=request.user, note=data["note"], idempotency_key=key)
+        return check_answer(check)
+
+
+class HandChecks(ApiView):
+    """The hand's confirmation trail: every confirmation, dispute (with what was said) and note, oldest first."""
+
+    pagination_class = None
+
+    @extend_schema(responses=CheckOut(many=True), tags=["hands"])
+    def get(self, request, pk: int, number: int):
+        game = visible_game(request.user, pk)
+        if not 0 < number < 2**31:
+            raise NotFound(f"there is no hand {number} in this game")
+        checks = HandCheck.objects.filter(game=game, number=number).select_related("by").order_by("at", "id")
+        return Response(CheckOut(checks, many=True).data)

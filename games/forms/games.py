@@ -104,6 +104,10 @@ class NewGameForm(KeyedForm):
         self.fields.update(option_fields(game_type, defaults))
         self.fields["allow_similar"] = forms.BooleanField(
             required=False, label="Yes, add them: they are new players, not the ones with a similar name")
+        if league is None:
+            # A league's games follow its house rule; a casual table chooses for itself.
+            self.fields["confirm_hands"] = forms.BooleanField(
+                required=False, label="The other side confirms each hand on their phone")
         match_games = ruleset_class(game_type).match_games
         if match_games:
             self.fields["match"] = forms.BooleanField(
@@ -187,6 +191,13 @@ class NewGameForm(KeyedForm):
     @property
     def as_match(self) -> bool:
         return bool(self.cleaned_data.get("match"))
+
+    @property
+    def confirmation(self) -> str | None:
+        """A casual game's choice (``opponents`` or ``off``); None for a league's game (its house rule)."""
+        if "confirm_hands" not in self.fields:
+            return None
+        return "opponents" if self.cleaned_data.get("confirm_hands") else "off"
 
 
 class UndoForm(KeyedForm):

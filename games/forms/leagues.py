@@ -27,7 +27,8 @@ TABLE_ONLY_OPTIONS = {"first_dealer"}
 class LeagueForm(RefusalForm):
     """A league's name, web address (when created), whether it is public, and its house rules per game."""
 
-    error_fields = {"name": "name", "slug": "slug", "is_public": "is_public"}
+    error_fields = {"name": "name", "slug": "slug", "is_public": "is_public", "confirmation": "confirmation",
+                    "provisional_hours": "provisional_hours"}
 
     name = forms.CharField(max_length=120, label="Name", widget=forms.TextInput(attrs={"autocomplete": "off"}))
     slug = forms.SlugField(max_length=80, required=False, label="Web address (optional)",
@@ -45,6 +46,17 @@ class LeagueForm(RefusalForm):
         super().__init__(*args, **kwargs)
         if league is not None:
             del self.fields["slug"], self.fields["idempotency_key"]
+            # Confirmation by the other side, Bridgemate-style: a house rule for the games started from now on.
+            self.fields["confirmation"] = forms.ChoiceField(
+                choices=[("off", "Off: the scorekeeper's entry stands"),
+                         ("opponents", "The other side confirms each hand on their phone")],
+                initial=league.confirmation, widget=forms.RadioSelect, label="Confirming hands", required=False)
+            self.fields["provisional_hours"] = forms.IntegerField(
+                min_value=0, max_value=24 * 31, initial=league.provisional_hours, label="Provisional for (hours)",
+                required=False,
+                help_text="A finished game with hands not yet confirmed counts in the standings once every hand "
+                          "is confirmed, or after this many hours.",
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
         else:
             self.fields["idempotency_key"].initial = uuid.uuid4().hex
         current = league.default_options if league is not None else {}

@@ -2,9 +2,12 @@
 
 from .people import Invitation, InvitationAcceptance, PlayerClaim, display_name
 from .play import (
+    PROVISIONAL_HOURS,
     SEAT_CHOICES,
+    Confirmation,
     Game,
     Hand,
+    HandCheck,
     HandRevision,
     IdempotencyRecord,
     League,
@@ -19,11 +22,14 @@ from .standings import ChangedResult, CountedResult, PlayerFigures, PlayerRating
 from .webhooks import TEST_EVENT, WEBHOOK_EVENTS, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
+    "PROVISIONAL_HOURS",
     "SEAT_CHOICES",
     "TEST_EVENT",
     "WEBHOOK_EVENTS",
+    "Confirmation",
     "Game",
     "Hand",
+    "HandCheck",
     "HandRevision",
     "IdempotencyRecord",
     "Invitation",

@@ -65,6 +65,18 @@ class Player(models.Model):
         return self.name
 
 
+class Confirmation(models.TextChoices):
+    """Who confirms each recorded hand: nobody (the scorekeeper's word stands), or a player of the other side,
+    Bridgemate-style (docs/table.md, "Confirming each hand")."""
+
+    OFF = "off", "Off"
+    OPPONENTS = "opponents", "The other side confirms each hand"
+
+
+# How long a finished league game whose hands are not all confirmed stays out of the standings, by default.
+PROVISIONAL_HOURS = 48
+
+
 class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=80, unique=True)
@@ -74,6 +86,11 @@ class League(models.Model):
     # The league's players: the only ones its games seat. A player is on one league's roster at most (a unique
     # index on the roster's player, migration 0016): someone who plays in two leagues is a player in each.
     players = models.ManyToManyField(Player, blank=True, related_name="leagues")
+    # House rule: whether the other side confirms each hand of the league's games (new games take it).
+    confirmation = models.CharField(max_length=10, choices=Confirmation.choices, default=Confirmation.OFF,
+                                    db_default=Confirmation.OFF)
+    # A finished game with hands still unconfirmed enters the standings once this many hours have passed.
+    provisional_hours = models.PositiveIntegerField(default=PROVISIONAL_HOURS, db_default=PROVISIONAL_HOURS)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -193,6 +210,13 @@ class Game(models.Model):
     # kept as it is because the scorekeeper's page shows the code again whenever it is opened. Empty for a
     # game written without one (a bulk load): it gets one when its scorekeeper first opens its table page.
     table_token = models.CharField(max_length=32, blank=True, default=new_table_token, db_default="")
+    # Whether the other side confirms each hand (the league's house rule when the game began, or the casual
+    # game's option). ``unconfirmed``: hands waiting for it or disputed. ``provisional``: finished with such
+    # hands and its league's window not yet passed, so the standings leave it out for now.
+    confirmation = models.CharField(max_length=10, choices=Confirmation.choices, default=Confirmation.OFF,
+                                    db_default=Confirmation.OFF)
+    unconfirmed = models.PositiveIntegerField(default=0, db_default=0)
+    provisional = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -254,6 +278,11 @@ class Hand(models.Model):
     )
     entered_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
+    # In a game whose hands the other side confirms: where this one stands (empty in other games), and the
+    # side of whoever entered it, which cannot confirm it (empty: a scorekeeper not seated at the table).
+    check_state = models.CharField(max_length=10, choices=[("", "Not asked"), *[(state, state) for state in (
+        "waiting", "confirmed", "disputed", "kept")]], blank=True, default="", db_default="")
+    entered_side = models.CharField(max_length=4, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["game", "number"]
@@ -297,6 +326,50 @@ class HandRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} of {self.game} hand {self.number}"
+
+
+class HandCheck(models.Model):
+    """A hand confirmed by the other side, disputed (with what they say it was), or kept by the scorekeeper with
+    a note after a dispute: the confirmation trail, beside the corrections'. Goes with its hand (an undo)."""
+
+    class Action(models.TextChoices):
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+        KEPT = "kept", "Kept after a dispute"
+
+    class Via(models.TextChoices):
+        ACCOUNT = "account", "their own phone, signed in"
+        CODE = "code", "their own phone, with the table's code"
+        HANDED = "handed", "the scorekeeper's phone, handed across"
+        CORRECTION = "correction", "the correction they asked for"
+        SCOREKEEPER = "scorekeeper", "the scorekeeper"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="checks")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    number = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    seat = models.CharField(max_length=1, choices=SEAT_CHOICES, blank=True, default="")
+    via = models.CharField(max_length=12, choices=Via.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+")
+    # The hand's version that was confirmed or disputed (a correction makes a new one to confirm).
+    hand_version = models.CharField(max_length=20)
+    # A dispute: the hand as the disputing side says it was.
+    record = models.JSONField(null=True, blank=True)
+    note = models.CharField(max_length=500, blank=True, default="")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["hand", "at", "id"]
+        indexes = [models.Index(fields=["game", "number"])]
+        constraints = [
+            # Two phones confirming the same version of a hand at once confirm it once.
+            models.UniqueConstraint(fields=["hand", "hand_version"], condition=models.Q(action="confirmed"),
+                                    name="one_confirmation_per_hand_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()}: {self.game} hand {self.number}"
 
 
 class IdempotencyRecord(models.Model):

@@ -16,6 +16,8 @@ from .play import League
 WEBHOOK_EVENTS = {
     "hand.recorded": "a hand is recorded in one of the league's games",
     "hand.corrected": "a hand is corrected, or the last hand taken back",
+    "hand.confirmed": "a player of the other side confirms a hand (or a correction settles their dispute)",
+    "hand.disputed": "a player of the other side disputes a hand, saying what they think it was",
     "game.finished": "one of the league's games is won",
     "standings.updated": "the league's standings and ratings were recomputed",
 }

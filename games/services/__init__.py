@@ -5,6 +5,7 @@ a game, so the rules and the permission policy are applied the same way whicheve
 """
 
 from .accounts import account_signup, profile_update
+from .confirmations import Confirmer, hand_confirm, hand_dispute, hand_keep, provisional_release
 from .games import game_abandon, game_set_public, game_set_scorekeeper, game_snapshot, game_start
 from .hands import HandResult, hand_correct, hand_record, hand_undo
 from .invitations import invitation_accept, invitation_create, invitation_decline, invitation_revoke
@@ -31,6 +32,7 @@ from .tables import table_start
 from .webhooks import webhook_create, webhook_delete, webhook_test, webhook_update
 
 __all__ = [
+    "Confirmer",
     "HandResult",
     "account_signup",
     "game_abandon",
@@ -38,7 +40,10 @@ __all__ = [
     "game_set_scorekeeper",
     "game_snapshot",
     "game_start",
+    "hand_confirm",
     "hand_correct",
+    "hand_dispute",
+    "hand_keep",
     "hand_record",
     "hand_undo",
     "invitation_accept",
@@ -60,6 +65,7 @@ __all__ = [
     "player_merge",
     "player_update",
     "profile_update",
+    "provisional_release",
     "season_create",
     "season_update",
     "table_start",

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import policy
 from games.errors import GameClosed, InvalidInput, NotAllowed
 from games.idempotency import GAME_STARTS, row_once
-from games.models import Game, League, Match, Player
+from games.models import Confirmation, Game, League, Match, Player
 from games.rules import RULES_VERSION, SEATS, ruleset_class
 from games.summary import game_summary
 
@@ -64,33 +64,46 @@ def game_start(
     options: Mapping[str, Any] | None = None,
     first_dealer: str | None = None,
     idempotency_key: str | None = None,
+    confirmation: str | None = None,
 ) -> Game:
     """Start a game: the engine checks the options and fills in every default.
 
-    A retry with the same ``idempotency_key`` starts nothing more and gets the game the first started.
+    ``confirmation``: whether the other side confirms each hand (``off`` or ``opponents``); by default the
+    league's house rule (off for a casual game). A retry with the same ``idempotency_key`` starts nothing more and gets the game the first started.
     """
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "first_dealer": first_dealer}
+    if confirmation is not None:
+        request["confirmation"] = confirmation
     return row_once(
         user=by, scope=GAME_STARTS, key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: start(game_type=game_type, seats=seats, by=by, league=league, options=options,
-                            first_dealer=first_dealer),
+                            first_dealer=first_dealer, confirmation=confirmation),
     )
 
 
+def chosen_confirmation(league: League | None, confirmation: str | None) -> str:
+    """The game's confirmation: the one asked for, else the league's house rule, else off."""
+    if confirmation is None:
+        return league.confirmation if league is not None else str(Confirmation.OFF)
+    if confirmation not in Confirmation.values:
+        raise InvalidInput(f"confirmation must be one of {', '.join(Confirmation.values)}", field="confirmation")
+    return confirmation
+
+
 @transaction.atomic
-def start(*, game_type, seats, by, league, options, first_dealer) -> Game:
+def start(*, game_type, seats, by, league, options, first_dealer, confirmation=None) -> Game:
     if not policy.can_start_game(by, league):
         raise NotAllowed("only the league's owners and scorekeepers can start its games")
     chosen = league_options(league, game_type, options)
     if first_dealer is not None:
         chosen["first_dealer"] = first_dealer
     return new_game(game_type=game_type, players=seat_players(seats, by, league), by=by, league=league,
-                    options=chosen)
+                    options=chosen, confirmation=chosen_confirmation(league, confirmation))
 
 
 def new_game(*, game_type, players: Mapping[str, Player], by, league, options, match=None,
-             match_game_number=None) -> Game:
+             match_game_number=None, confirmation: str | None = None) -> Game:
     """Create the game row with its options complete and its totals at zero (no permission check, and
     the players already checked: a league's game seats its own players, ``seat_players``)."""
     ruleset = ruleset_class(game_type)(options)
@@ -109,6 +122,7 @@ def new_game(*, game_type, players: Mapping[str, Player], by, league, options, m
         match=match,
         match_game_number=match_game_number,
         created_by=by if by is not None and by.is_authenticated else None,
+        confirmation=confirmation or chosen_confirmation(league, None),
     )
 
 

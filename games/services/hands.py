@@ -28,12 +28,13 @@ from games.errors import (
     NotFound,
 )
 from games.idempotency import fingerprint, remember_answer, stored_answer
-from games.models import ChangedResult, Game, Hand, HandRevision
+from games.models import ChangedResult, Confirmation, Game, Hand, HandRevision
 from games.rules import GameState, InvalidHand
 from games.statements import read_for_write
 from games.summary import game_state
 
 from .games import game_snapshot, keyed_game_write
+from .hand_checks import after_correction, count_unconfirmed, entered_side, is_provisional
 from .matches import match_refresh
 
 APPEND_ATTEMPTS = 3
@@ -94,7 +95,8 @@ def apply_state(game: Game, state: GameState) -> None:
         game.finished_at = None
 
 
-GAME_STATE_FIELDS = ["totals", "extras", "hand_count", "status", "winner", "finished_at", "updated_at"]
+GAME_STATE_FIELDS = ["totals", "extras", "hand_count", "status", "winner", "finished_at", "updated_at",
+                     "unconfirmed", "provisional"]
 
 
 def lock_game(game: Game | int, by) -> Game:
@@ -191,13 +193,19 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     was_finished = locked.status == Game.Status.FINISHED
     apply_state(locked, state)
     locked.updated_at = timezone.now()
+    side = ""
+    if locked.confirmation == Confirmation.OPPONENTS:
+        # The new hand waits for the other side: one more unsettled hand, so a game it wins is provisional.
+        side = entered_side(locked, by)
+        locked.unconfirmed += 1
+        locked.provisional = is_provisional(locked, now=locked.updated_at)
     finishing_match = state.finished and locked.match_id
     if finishing_match and statements.in_two_round_trips():
         raise statements.NotInTwoRoundTrips
     # The hand, the game's new state and the key's answer need nothing from one another: they are sent
     # together, one round trip for the three (but when the game ends a match, which reads the stored game).
     with nullcontext() if finishing_match else statements.sent_together():
-        hand, hand_id = stored_hand(locked, state.hands[-1], record, by)
+        hand, hand_id = stored_hand(locked, state.hands[-1], record, by, side)
         if finishing_match:
             match_refresh(match=locked.match)
         payload = hand_payload(hand, locked)
@@ -233,13 +241,17 @@ class Appended:
             events.publish(events.GameResultChanged(game=game))
 
 
-def stored_hand(game: Game, scored, record: Mapping[str, Any], by) -> tuple[Hand, statements.Sent]:
+def stored_hand(game: Game, scored, record: Mapping[str, Any], by,
+                side: str = "") -> tuple[Hand, statements.Sent]:
     """Insert the scored hand and store the game's new state (``apply_state``, its ``updated_at`` set): the hand
     as stored, but for its id, which the insert gives (inside ``statements.sent_together``, once it ends)."""
     values = {"game": game.pk, "number": scored.number, "record": plain(record), "dealer": scored.dealer,
               "delta": plain(scored.delta), "totals": plain(scored.totals), "extras": plain(scored.extras),
               "details": plain(scored.details), "entered_by": by.pk if by.is_authenticated else None,
-              "entered_at": game.updated_at, "updated_at": game.updated_at}
+              "entered_at": game.updated_at, "updated_at": game.updated_at,
+              # In a game whose hands the other side confirms: waiting for them (``side`` entered it).
+              "check_state": "waiting" if game.confirmation == Confirmation.OPPONENTS else "",
+              "entered_side": side}
     sent = statements.insert_sent(Hand, values)
     statements.update(Game, game.pk, {name: getattr(game, name) for name in GAME_STATE_FIELDS})
     hand = Hand.from_db(connection.alias, [field.attname for field in Hand._meta.concrete_fields],
@@ -337,6 +349,8 @@ def correct(*, game: Game, number: int, record: Mapping[str, Any], by, reason: s
         game=locked, number=number, action=HandRevision.Action.CORRECT,
         previous_record=previous_record, new_record=plain(record), changed_by=by, reason=reason or "",
     )
+    if locked.confirmation == Confirmation.OPPONENTS:
+        after_correction(locked, changed[0], record, by)
     # Told before the standings follow (settle): the event is built after the commit, from the settled game.
     events.publish(events.HandCorrected(game=locked, revision=revision))
     settle(locked, state)
@@ -400,6 +414,8 @@ def settle(game: Game, state: GameState) -> None:
     """
     was_status = game.status
     apply_state(game, state)
+    if game.confirmation == Confirmation.OPPONENTS:
+        count_unconfirmed(game)
     game.save(update_fields=GAME_STATE_FIELDS)
     if game.match_id:
         match_refresh(match=game.match)

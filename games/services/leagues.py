@@ -11,11 +11,14 @@ from django.utils.text import slugify
 from games import policy
 from games.errors import InvalidInput, NotAllowed, StateConflict
 from games.idempotency import row_once
-from games.models import Invitation, League, Membership, display_name
+from games.models import Confirmation, Invitation, League, Membership, display_name
 from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
 
 from .invitations import RANK, ROLE_WORDS, invitation_create, user_named
+
+# A month: a finished game waits at most this long for its unconfirmed hands before entering the standings.
+MAX_PROVISIONAL_HOURS = 24 * 31
 
 
 def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:
@@ -120,8 +123,11 @@ def league_set_member(*, league: League, user, role: str | None, by) -> Membersh
 
 @transaction.atomic
 def league_update(*, league: League, by, name: str | None = None, is_public: bool | None = None,
-                  default_options: Mapping[str, Any] | None = None) -> League:
-    """Rename a league, make it public or private, or change its house rules. Owners only."""
+                  default_options: Mapping[str, Any] | None = None, confirmation: str | None = None,
+                  provisional_hours: int | None = None) -> League:
+    """Rename a league, make it public or private, or change its house rules (the game options, whether the
+    other side confirms each hand, and for how many hours a finished game with unconfirmed hands stays
+    provisional). Owners only. A new confirmation rule applies to games started from now on."""
     if not policy.can_manage_league(by, league):
         raise NotAllowed("only the league's owners can change it")
     fields = []
@@ -137,6 +143,19 @@ def league_update(*, league: League, by, name: str | None = None, is_public: boo
     if default_options is not None:
         league.default_options = check_default_options(default_options)
         fields.append("default_options")
+    if confirmation is not None:
+        if confirmation not in Confirmation.values:
+            raise InvalidInput(f"confirmation must be one of {', '.join(Confirmation.values)}",
+                               field="confirmation")
+        league.confirmation = confirmation
+        fields.append("confirmation")
+    if provisional_hours is not None:
+        if isinstance(provisional_hours, bool) or not isinstance(provisional_hours, int) \
+                or not 0 <= provisional_hours <= MAX_PROVISIONAL_HOURS:
+            raise InvalidInput(f"provisional_hours must be a whole number of hours from 0 to {MAX_PROVISIONAL_HOURS}",
+                               field="provisional_hours")
+        league.provisional_hours = provisional_hours
+        fields.append("provisional_hours")
     if fields:
         league.save(update_fields=fields)
     return league

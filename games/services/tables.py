@@ -28,6 +28,7 @@ def table_start(
     as_match: bool = False,
     allow_similar: bool = False,
     idempotency_key: str | None = None,
+    confirmation: str | None = None,
 ) -> Game:
     """Seat the table and start its game: each seat holds a player id, or the name of a new player.
 
@@ -40,15 +41,17 @@ def table_start(
     """
     request = {"game_type": game_type, "seats": seats, "league": league.pk if league else None,
                "options": options, "as_match": as_match, "allow_similar": allow_similar}
+    if confirmation is not None:
+        request["confirmation"] = confirmation
     return row_once(
         user=by, scope=GAME_STARTS, key=idempotency_key, request=request, rows=Game.objects.all(),
         write=lambda: seat_and_start(game_type=game_type, seats=seats, by=by, league=league, options=options,
-                                     as_match=as_match, allow_similar=allow_similar),
+                                     as_match=as_match, allow_similar=allow_similar, confirmation=confirmation),
     )
 
 
 @transaction.atomic
-def seat_and_start(*, game_type, seats, by, league, options, as_match, allow_similar) -> Game:
+def seat_and_start(*, game_type, seats, by, league, options, as_match, allow_similar, confirmation=None) -> Game:
     if not policy.can_start_game(by, league):
         raise NotAllowed("only the league's owners and scorekeepers can start its games")
     seated: dict[str, Any] = {}
@@ -67,4 +70,5 @@ def seat_and_start(*, game_type, seats, by, league, options, as_match, allow_sim
     if as_match:
         match = match_start(game_type=game_type, seats=seated, by=by, league=league, options=options)
         return match.games.get(match_game_number=1)
-    return game_start(game_type=game_type, seats=seated, by=by, league=league, options=options)
+    return game_start(game_type=game_type, seats=seated, by=by, league=league, options=options,
+                      confirmation=confirmation)

@@ -137,7 +137,8 @@ class FinishedRows:
 
 
 def games_of(scope: Scope) -> QuerySet:
-    return (Game.objects.filter(league_id=scope.league_id, status=Game.Status.FINISHED).order_by()
+    # A provisional game (hands not yet confirmed by the other side, its window not passed) is not counted yet.
+    return (Game.objects.filter(league_id=scope.league_id, status=Game.Status.FINISHED, provisional=False).order_by()
             .annotate(at=Coalesce("finished_at", "started_at"), updated=Cast("updated_at", CharField()))
             .filter(scope.within("at")))
 
@@ -266,7 +267,8 @@ def hand_rows(scope: Scope, game_ids: Collection[int] | None = None) -> Iterator
     documents as the database writes them out (text); the record ``{}`` where the game's figures do not read it
     (``Ruleset.figures_read_record``).
     """
-    hands = Hand.objects.filter(game__league_id=scope.league_id, game__status=Game.Status.FINISHED)
+    hands = Hand.objects.filter(game__league_id=scope.league_id, game__status=Game.Status.FINISHED,
+                                game__provisional=False)
     if game_ids is not None:
         hands = hands.filter(game_id__in=list(game_ids))
     elif scope.season_id is not None:

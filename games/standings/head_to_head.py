@@ -39,7 +39,7 @@ def records_games(*, player: Player, user, league: int | None = None, game_type:
     finish time counts on the day it started). A season is such a range.
     """
     seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
-    games = (Game.objects.filter(seated, status=Game.Status.FINISHED)
+    games = (Game.objects.filter(seated, status=Game.Status.FINISHED, provisional=False)
              .filter(pk__in=policy.visible_games(user).values("pk"))
              .annotate(at=Coalesce("finished_at", "started_at")).order_by())
     if league is not None:

@@ -7,6 +7,7 @@ script on the table page adds the offline outbox on top (``static/table.js``, ``
 
 from .accounts import password_reset, profile, signup
 from .app import manifest, offline, service_worker, service_worker_shell
+from .checks import hand_check
 from .exports import (
     game_hands_csv,
     league_backup,
@@ -52,6 +53,7 @@ __all__ = [
     "game_scorekeepers",
     "game_sharing",
     "follow",
+    "hand_check",
     "hand_correct",
     "hand_record",
     "hand_undo",

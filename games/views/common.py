@@ -20,9 +20,10 @@ from games.errors import (
 )
 from games.forms import RefusalForm, hand_form_class
 from games.forms.base import SEAT_WORDS, seat_names
-from games.models import Game, Hand, HandRevision, League
+from games.models import Confirmation, Game, Hand, HandCheck, HandRevision, League
 from games.models.people import display_name
 from games.rules.explaining import signed
+from games.services.hand_checks import awaited
 from games.summary import GameSummary, game_needs, game_summary, hand_explanation
 
 from .chart import score_chart
@@ -111,9 +112,50 @@ def trails(revisions: list[HandRevision], describe, seats: dict[str, str]) -> di
     return out
 
 
+VIA_WORDS = {
+    HandCheck.Via.ACCOUNT: "on their phone",
+    HandCheck.Via.CODE: "on their phone",
+    HandCheck.Via.HANDED: "on the scorekeeper's phone",
+    HandCheck.Via.CORRECTION: "by the correction they asked for",
+    HandCheck.Via.SCOREKEEPER: "",
+}
+
+
+def check_lines(game: Game, hands: list[Hand], describe, seats: dict[str, str]) -> dict[int, dict[str, Any]]:
+    """In a game whose hands the other side confirms: each hand's state in words, the dispute the scorekeeper
+    is to settle, and its confirmation trail (one query; none in other games)."""
+    if game.confirmation != Confirmation.OPPONENTS:
+        return {}
+    checks: dict[int, list[HandCheck]] = {}
+    for check in HandCheck.objects.filter(game=game).select_related("by").order_by("at", "id"):
+        checks.setdefault(check.hand_id, []).append(check)
+    out = {}
+    for hand in hands:
+        mine = checks.get(hand.pk, [])
+        dispute = next((check for check in reversed(mine) if check.action == HandCheck.Action.DISPUTED), None)
+        last = mine[-1] if mine else None
+        speaker = f"{SEAT_WORDS[last.seat]} ({seats[last.seat]})" if last is not None and last.seat else ""
+        words = {"waiting": f"waiting for {awaited(game, hand)}",
+                 "confirmed": f"confirmed by {speaker}" if speaker else "confirmed",
+                 "disputed": f"disputed by {speaker}" if speaker else "disputed",
+                 "kept": "kept by the scorekeeper"}.get(hand.check_state, "")
+        out[hand.number] = {
+            "state": hand.check_state, "words": words, "entered_side": hand.entered_side,
+            "awaited": awaited(game, hand),
+            "dispute": {"who": f"{SEAT_WORDS[dispute.seat]} ({seats[dispute.seat]})", "seat": dispute.seat,
+                        "entry": describe(dispute.record or {}, {}, seats), "note": dispute.note}
+            if dispute is not None and hand.check_state == "disputed" else None,
+            "trail": [{"action": check.get_action_display(),
+                       "who": f"{SEAT_WORDS[check.seat]} ({seats[check.seat]})" if check.seat else who(check.by),
+                       "how": VIA_WORDS.get(check.via, ""), "when": check.at, "note": check.note,
+                       "entry": describe(check.record, {}, seats) if check.record else ""} for check in mine],
+        }
+    return out
+
+
 def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = ()) -> dict[str, Any]:
     """The scoreboard (with what each side needs), the history (each hand's score in words, its trail of
-    corrections and undos) and the chart of a game."""
+    corrections and undos, and where its confirmation by the other side stands) and the chart of a game."""
     summary = game_summary(game)
     ruleset = game.ruleset
     sides = ruleset.sides
@@ -122,6 +164,7 @@ def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = 
     seats = seat_names(game)
     form_class = hand_form_class(game.game_type)
     trail = trails(list(revisions), form_class.describe, seats)
+    checks = check_lines(game, hands, form_class.describe, seats)
     history = [
         {
             "number": hand.number,
@@ -139,6 +182,8 @@ def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = 
             "trail": trail.get(hand.number, []),
             "corrected": any(not change["undo"] for change in trail.get(hand.number, [])),
             "last": hand.number == game.hand_count,
+            "check": checks.get(hand.number),
+            "version": hand.version,
         }
         for hand in hands
     ]
@@ -163,6 +208,10 @@ def board(game: Game, hands: list[Hand], *, revisions: Sequence[HandRevision] = 
         "winner_names": names.get(summary.winner, "") if summary.winner else "",
         "history": history,
         "undone": undone,
+        # Hands the other side has yet to confirm (or disputed): the totals say so.
+        "unconfirmed": [item["number"] for item in history
+                        if item["check"] is not None and item["check"]["state"] in ("waiting", "disputed")],
+        "confirmation": game.confirmation == Confirmation.OPPONENTS,
         "history_help": form_class.history_help,
         "chart": score_chart(sides, names, [hand.totals for hand in hands], game.options.get("target")),
     }

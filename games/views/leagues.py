@@ -94,7 +94,10 @@ def league_edit(request, slug: str):
         status = 400
         if form.is_valid() and submitted(form, services.league_update, league=league, by=request.user,
                                          name=form.cleaned_data["name"], is_public=form.is_public,
-                                         default_options=form.default_options()):
+                                         default_options=form.default_options(),
+                                         # Left out of the form: as they are.
+                                         confirmation=form.cleaned_data.get("confirmation") or None,
+                                         provisional_hours=form.cleaned_data.get("provisional_hours")):
             messages.success(request, f"{league.name} saved.")
             return redirect("league", slug=league.slug)
         status = form.status if form.refusal else status

@@ -125,7 +125,7 @@ def new_game(request):
             game = submitted(form, services.table_start, game_type=game_type, seats=form.seats(), by=request.user,
                              league=league, options=form.options(), as_match=form.as_match,
                              idempotency_key=form.cleaned_data["idempotency_key"] or None,
-                             allow_similar=form.allow_similar)
+                             allow_similar=form.allow_similar, confirmation=form.confirmation)
             if game is not None:
                 return redirect("table", game_id=game.pk)
             status = form.status

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import Game, Hand, HandRevision, League, display_name
+from games.models import Game, Hand, HandCheck, HandRevision, League, display_name
 from games.summary import game_summary
 
 
@@ -42,6 +42,9 @@ def game_data(game: Game) -> dict[str, Any]:
         "winner": summary.winner,
         "next_dealer": summary.next_dealer,
         "hand_count": summary.hand_count,
+        "confirmation": game.confirmation,
+        "unconfirmed": game.unconfirmed,
+        "provisional": game.provisional,
         "started_at": stamp(game.started_at),
         "finished_at": stamp(game.finished_at),
         "updated_at": stamp(game.updated_at),
@@ -58,6 +61,7 @@ def hand_data(hand: Hand) -> dict[str, Any]:
         "extras": dict(hand.extras or {}),
         "entered_by": display_name(hand.entered_by) if hand.entered_by_id else None,
         "entered_at": stamp(hand.entered_at),
+        "confirmation": hand.check_state or None,
     }
 
 
@@ -80,6 +84,27 @@ def hand_corrected(game: Game, revision: HandRevision) -> dict[str, Any]:
             "changed_at": stamp(revision.changed_at),
         },
     }
+
+
+def check_data(check: HandCheck) -> dict[str, Any]:
+    """A confirmation or a dispute as the trail shows it: who (by seat), how, and for a dispute what they say."""
+    return {
+        "number": check.number,
+        "action": check.action,
+        "seat": check.seat or None,
+        "via": check.via,
+        "by": display_name(check.by) if check.by_id else None,
+        "hand_version": check.hand_version,
+        "record": check.record,
+        "note": check.note,
+        "at": stamp(check.at),
+    }
+
+
+def hand_checked(game: Game, hand: Hand, check: HandCheck) -> dict[str, Any]:
+    """``hand.confirmed`` and ``hand.disputed``: the hand as it stands, and the confirmation or the dispute."""
+    return {"league": league_ref(game.league), "game": game_data(game), "hand": hand_data(hand),
+            "check": check_data(check)}
 
 
 def game_finished(game: Game) -> dict[str, Any]:

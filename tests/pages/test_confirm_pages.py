@@ -1,0 +1,81 @@
+"""The confirmation's pages without a browser: the owners' house rule, a casual table's choice, the confirm screen's
+refusals, and provisional games marked on the league page."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game, HandCheck, Player
+from games.services import hand_record, league_update
+
+pytestmark = pytest.mark.django_db
+
+HAND = {"bids": {"N": 3, "E": 2, "S": 4, "W": 3}, "tricks": {"N": 4, "E": 1, "S": 5, "W": 3}}
+WINNING = {"bids": {"N": 6, "E": 1, "S": 6, "W": 0}, "tricks": {"N": 6, "E": 1, "S": 6, "W": 0}}
+
+
+def test_the_owner_sets_confirmation_and_the_window(client, league, owner):
+    from tests.pages.test_league_admin_pages import league_form
+
+    client.force_login(owner)
+    page = client.get(f"/leagues/{league.slug}/edit/").content.decode()
+    assert "The other side confirms each hand on their phone" in page and "Provisional for (hours)" in page
+    response = client.post(f"/leagues/{league.slug}/edit/", league_form(name=league.name, confirmation="opponents",
+                                                                         provisional_hours="24"))
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert (league.confirmation, league.provisional_hours) == ("opponents", 24)
+
+
+def test_a_casual_table_chooses_confirmation_on_the_new_game_page(owner_client, players):
+    from tests.pages.test_new_game import URL, seat_data, spades_options
+
+    page = owner_client.get(URL + "?type=spades", follow=True).content.decode()
+    assert "The other side confirms each hand on their phone" in page
+    on = owner_client.post(URL + "?type=spades", seat_data(players, **spades_options(), confirm_hands="on"))
+    off = owner_client.post(URL + "?type=spades", seat_data(players, **spades_options()))
+    assert on.status_code == off.status_code == 302
+    assert list(Game.objects.order_by("pk").values_list("confirmation", flat=True)) == ["opponents", "off"]
+
+
+@pytest.fixture
+def table(league, owner, seats, start_game):
+    league_update(league=league, by=owner, confirmation="opponents")
+    Player.objects.filter(pk=seats["N"]).update(user=owner)
+    return start_game("spades", target=100)
+
+
+def test_the_scorekeepers_side_is_refused_on_the_confirm_screen(client, table, owner):
+    hand_record(game=table, record=HAND, by=owner)
+    client.force_login(owner)
+    response = client.post(f"/games/{table.pk}/hands/1/check/", {"action": "confirm"})
+    assert response.status_code == 403
+    assert not HandCheck.objects.exists()
+
+
+def test_handing_the_phone_across_asks_who_holds_it(client, table, owner):
+    hand_record(game=table, record=HAND, by=owner)
+    client.force_login(owner)
+    page = client.get(f"/games/{table.pk}/hands/1/check/?handed=1").content.decode()
+    assert "I'm Ben (East): confirm" in page and "I'm Dan (West): confirm" in page
+    assert "I'm Ann" not in page and "I'm Cat" not in page
+    own_side = client.post(f"/games/{table.pk}/hands/1/check/", {"action": "confirm", "handed": "1", "seat": "S"})
+    assert own_side.status_code == 403
+    done = client.post(f"/games/{table.pk}/hands/1/check/", {"action": "confirm", "handed": "1", "seat": "E"})
+    assert done.status_code == 302
+    assert HandCheck.objects.get().via == "handed"
+
+
+def test_a_stranger_cannot_hand_themselves_the_phone(client, table, owner, stranger):
+    hand_record(game=table, record=HAND, by=owner)
+    client.force_login(stranger)
+    response = client.post(f"/games/{table.pk}/hands/1/check/", {"action": "confirm", "handed": "1", "seat": "E"})
+    assert response.status_code == 403
+    assert not HandCheck.objects.exists()
+
+
+def test_a_provisional_game_is_marked_on_the_league_page(client, table, league, owner):
+    hand_record(game=table, record=WINNING, by=owner)
+    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert "provisional" in page
+    assert "enters the standings once every hand is confirmed, or 48 hours after it finished" in page
