@@ -285,6 +285,8 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.play.Game.Status",
         "InvitationStatusEnum": "games.models.people.Invitation.Status",
         "ClaimStatusEnum": "games.models.people.PlayerClaim.Status",
+        "ConfirmationEnum": "games.models.play.Confirmation",
+        "HandConfirmationEnum": "games.models.play.HAND_CHECK_STATES",
     },
 }
 

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import SEAT_CHOICES, Confirmation, Game, Hand, HandCheck, HandRevision, display_name
+from games.models.play import HAND_CHECK_STATES
 from games.rules import RULESETS, rulesets
 from games.summary import GameSummary, game_needs, game_summary, hand_explanation, player_names
 
@@ -213,8 +214,7 @@ class HandOut(serializers.ModelSerializer):
         fields = ["number", "dealer", "record", "delta", "totals", "extras", "bags", "explanation", "entered_by",
                   "entered_at", "updated_at", "version", "confirmation"]
 
-    @extend_schema_field({"type": "string", "nullable": True, "enum": ["waiting", "confirmed", "disputed", "kept",
-                                                                        None],
+    @extend_schema_field({"type": "string", "nullable": True, "enum": [*HAND_CHECK_STATES, None],
                           "description": "In a game whose hands the other side confirms: `waiting` for them, "
                                          "`confirmed`, `disputed` (see its checks), or `kept` by the scorekeeper "
                                          "after a dispute; null in other games."})

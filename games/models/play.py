@@ -261,6 +261,10 @@ class Game(models.Model):
         return cached
 
 
+# Where a hand of a game with confirmation stands (``Hand.check_state``; empty in other games).
+HAND_CHECK_STATES = ("waiting", "confirmed", "disputed", "kept")
+
+
 class Hand(models.Model):
     """One hand as the scorekeeper entered it, and as the engine scored it."""
 
@@ -280,8 +284,9 @@ class Hand(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # In a game whose hands the other side confirms: where this one stands (empty in other games), and the
     # side of whoever entered it, which cannot confirm it (empty: a scorekeeper not seated at the table).
-    check_state = models.CharField(max_length=10, choices=[("", "Not asked"), *[(state, state) for state in (
-        "waiting", "confirmed", "disputed", "kept")]], blank=True, default="", db_default="")
+    check_state = models.CharField(max_length=10, choices=[("", "Not asked"), *[(state, state) for state in
+                                                                              HAND_CHECK_STATES]],
+                                   blank=True, default="", db_default="")
     entered_side = models.CharField(max_length=4, blank=True, default="", db_default="")
 
     class Meta:
