@@ -90,7 +90,7 @@ def test_a_table_of_four_phones_confirms_every_hand(phones, table, owner):
 
     # Hand 2: Dan (only the code) disputes it; the scorekeeper corrects it to his version.
     hand_record(game=table, record=HAND, by=owner)
-    expect(tag(dan, 2)).to_have_text("waiting for EW", timeout=3_000)
+    expect(tag(dan, 2)).to_have_text("waiting for EW")
     dan.locator("#hand-2").get_by_role("link", name="Dispute").click()
     dan.get_by_text("Something's wrong? Dispute it").click()
     dan.locator("#id_face_NS_group").get_by_label("8", exact=True).check()
@@ -125,7 +125,7 @@ def test_a_table_of_four_phones_confirms_every_hand(phones, table, owner):
 
     # Hand 4: Ben's phone is offline when he confirms; it arrives once he is back, once.
     hand_record(game=table, record=HAND, by=owner)
-    expect(ben.get_by_role("button", name="Confirm hand 4")).to_be_visible(timeout=3_000)
+    expect(ben.get_by_role("button", name="Confirm hand 4")).to_be_visible()
     ben.context.set_offline(True)
     ben.get_by_role("button", name="Confirm hand 4").click()
     expect(ben.locator("[data-confirm-status]")).to_have_text(
