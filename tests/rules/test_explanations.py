@@ -178,6 +178,10 @@ CASES = [
         "NS bid 9 spades (Cat), doubled, and took 7; NS were 2 tricks short: EW score 2 × 5 × 2 = 20",
         id="trumps: a double doubles the set's penalty"),
     pytest.param(
+        "trumps", {}, [trumps("N", 7, "hearts", 8, doubled=True)],
+        "NS bid 7 hearts (Ann), doubled, and took 8; NS score (5 + 1 overtrick) × 2 = 12",
+        id="trumps: a double doubles the whole result, overtricks too"),
+    pytest.param(
         "trumps", {}, [trumps("W", 8, "clubs", 9, doubled=True, redoubled=True)],
         "EW bid 8 clubs (Dan), redoubled, and took 9; EW score (10 + 1 overtrick) × 4 = 44",
         id="trumps: a redouble multiplies the whole result by 4"),
@@ -357,3 +361,11 @@ def test_thieving_stink_terms_name_the_face_cards_and_the_stack():
     assert [(term.rule, term.points, term.words) for term in ns.terms] == [("face_cards", 60, "6 face cards")]
     assert [(term.rule, term.points, term.words) for term in ew.terms] == [
         ("face_cards", 70, "7 face cards"), ("trump_stack", 35, "the stack of 7")]
+
+
+def test_trumps_terms_name_the_contract_its_overtricks_and_a_set():
+    _, made = explained("trumps", [trumps("N", 7, "hearts", 9)]).parts
+    assert [(term.rule, term.points, term.words) for term in made.terms] == [
+        ("contract", 5, "the bid of 7 hearts"), ("overtricks", 2, "2 overtricks")]
+    _, set_ = explained("trumps", [trumps("E", 9, "spades", 6)]).parts
+    assert [(term.rule, term.points, term.words) for term in set_.terms] == [("set", 15, "3 tricks short")]

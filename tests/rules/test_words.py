@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules.explaining import Explanation, Need, Needs, Part, Term, listed, number, signed
+from games.rules.explaining import Explanation, Need, Needs, Part, Term, added, listed, number, signed
 
 
 @pytest.mark.parametrize(("points", "text"), [(41, "41"), (0, "0"), (-90, "\u221290")])
@@ -25,6 +25,11 @@ def test_a_change_is_written_with_its_sign_and_nothing_as_0(points, text):
 ])
 def test_a_list_reads_as_a_person_says_it(words, text):
     assert listed(words) == text
+
+
+def test_a_sum_adds_a_piece_worth_nothing_and_takes_away_only_what_is_below_nothing():
+    assert added([(40, ""), (0, "for no bags"), (-10, "for a bag")]) == "40 + 0 for no bags \u2212 10 for a bag = 30"
+    assert added([(0, "for the bid"), (1, "overtrick")]) == "0 for the bid + 1 overtrick = 1"
 
 
 def test_an_explanation_reads_as_one_sentence_and_as_data():
