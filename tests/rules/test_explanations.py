@@ -130,6 +130,11 @@ CASES = [
         "NS bid 2 (Ann): High to NS, Low to NS, Jack to EW, Game to NS; NS made the bid with 3: score 3; EW score 1",
         id="smudge: a bid made scores every point taken"),
     pytest.param(
+        "smudge", {}, [smudge("N", 3, "NS", "NS", "NS", "NS")],
+        "NS bid 3 (Ann): High to NS, Low to NS, Jack to NS, Game to NS; NS made the bid with 4: score 4; "
+        "EW score 0",
+        id="smudge: all four points without all six tricks is a bid made, said plainly"),
+    pytest.param(
         "smudge", {}, [smudge("S", "smudge", "NS", "NS", "NS", "NS", True)],
         "NS bid smudge (Cat): High to NS, Low to NS, Jack to NS, Game to NS, all six tricks to NS; "
         "NS made the smudge, all four points and all six tricks: score 5; EW score 0",
@@ -369,3 +374,14 @@ def test_trumps_terms_name_the_contract_its_overtricks_and_a_set():
         ("contract", 5, "the bid of 7 hearts"), ("overtricks", 2, "2 overtricks")]
     _, set_ = explained("trumps", [trumps("E", 9, "spades", 6)]).parts
     assert [(term.rule, term.points, term.words) for term in set_.terms] == [("set", 15, "3 tricks short")]
+
+
+def test_smudge_terms_name_the_points_a_set_and_a_smudge():
+    _, made, defended = explained("smudge", [smudge("N", 2, "NS", "NS", "EW", "NS")]).parts
+    assert [(term.rule, term.points, term.words) for term in made.terms] == [("points", 3, "3 points")]
+    assert [(term.rule, term.points, term.words) for term in defended.terms] == [("points", 1, "1 point")]
+    _, set_, defended = explained("smudge", [smudge("N", 3, "NS", "EW", "NS", "EW")]).parts
+    assert [(term.rule, term.points, term.words) for term in set_.terms] == [("set", -3, "the bid of 3, set")]
+    assert [(term.rule, term.points, term.words) for term in defended.terms] == [("points", 2, "2 points")]
+    _, smudged, _ = explained("smudge", [smudge("S", "smudge", "NS", "NS", "NS", "NS", True)]).parts
+    assert [(term.rule, term.points, term.words) for term in smudged.terms] == [("smudge", 5, "the smudge")]

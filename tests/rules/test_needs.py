@@ -55,6 +55,9 @@ CASES = [
     pytest.param("smudge", {}, {"NS": -4, "EW": 11}, None,
                  "NS need 25 more and must make a bid to win; EW need 10 more and must make a bid to win",
                  id="smudge: below zero"),
+    pytest.param("smudge", {}, {"NS": 21, "EW": 20}, None,
+                 "NS have 21: making a bid wins; EW need 1 more and must make a bid to win",
+                 id="smudge: a side at the target exactly wins by making a bid, one short needs 1 more"),
     pytest.param("smudge", {"win_rule": "first_to_target", "target": 11}, {"NS": 8, "EW": 5}, None,
                  "NS need 3 to reach 11; EW need 6 to reach 11",
                  id="smudge: first to the target"),
@@ -97,6 +100,11 @@ def test_the_parts_say_which_side_what_and_how_far():
     smudge = needs("smudge", totals={"NS": 18, "EW": 23})
     assert [(part.side, part.what, part.amount) for part in smudge.parts] == [
         ("NS", "target_on_bid", 3), ("EW", "target_on_bid", 0)]
+    first_to_target = needs("smudge", {"win_rule": "first_to_target", "target": 11}, totals={"NS": 8, "EW": 5})
+    assert first_to_target.as_dict()["parts"] == [
+        {"side": "NS", "what": "target", "amount": 3, "text": "NS need 3 to reach 11"},
+        {"side": "EW", "what": "target", "amount": 6, "text": "EW need 6 to reach 11"},
+    ]
 
 
 def test_needs_follow_a_played_game():
