@@ -356,6 +356,11 @@ def test_a_game_that_says_nothing_of_its_own_names_each_sides_change():
     state = rules.replay([stink(6, 7, "E", 7)])
     assert Ruleset.explain(rules, state.hands[0], NAMES).text == "NS score 60; EW score 105"
     assert Ruleset.needs(rules, state, NAMES).parts == ()
+    trumps_rules = get_ruleset("trumps")
+    hand = trumps_rules.replay([trumps("N", 7, "hearts", 8)]).hands[0]
+    ns, ew = Ruleset.explain(trumps_rules, hand, NAMES).parts
+    assert [(part.text, part.side, part.points) for part in (ns, ew)] == [("NS score 6", "NS", 6), ("EW score 0", "EW", 0)]
+    assert [(term.rule, term.points, term.words) for term in ns.terms] == [("points", 6, "points")]
     alone = get_ruleset("spades", {"partnerships": False})
     hand = alone.replay([spades((3, 3, 3, 4), (3, 3, 3, 4))]).hands[0]
     assert Ruleset.explain(alone, hand, NAMES).text == "Ann scores 30; Bob scores 30; Cat scores 30; Dan scores 40"

@@ -40,6 +40,11 @@ CASES = [
                  "NS and EW are level at −210: the game goes on until one is ahead at the end of a hand; "
                  "NS need 710 to reach 500; EW need 710 to reach 500",
                  id="spades: level at the losing score, play goes on"),
+    pytest.param("spades", {"partnerships": False}, {"N": 520, "E": 520, "S": 300, "W": 100},
+                 {"bags": {"N": 0, "E": 0, "S": 0, "W": 0}},
+                 "Ann and Bob are level at 520: the game goes on until one is ahead at the end of a hand; "
+                 "Cat needs 200 to reach 500; Dan needs 400 to reach 500",
+                 id="spades: without partnerships, the players level at the top by name, then the others"),
     pytest.param("spades", {"partnerships": False}, {"N": 480, "E": 300, "S": 200, "W": 100},
                  {"bags": {"N": 2, "E": 0, "S": 0, "W": 0}},
                  "Ann needs 20 to reach 500; Bob needs 200 to reach 500; Cat needs 300 to reach 500; "
@@ -68,6 +73,9 @@ CASES = [
     pytest.param("thieving_stink", {}, {"NS": 380, "EW": 455}, None,
                  "NS need 120 to reach 500; EW need 45 to reach 500",
                  id="thieving stink: points to the target"),
+    pytest.param("thieving_stink", {}, {"NS": 500, "EW": 500}, None,
+                 "NS and EW are level at 500: the game goes on until one is ahead at the end of a hand",
+                 id="thieving stink: level on the target itself, play goes on"),
     pytest.param("thieving_stink", {}, {"NS": 510, "EW": 510}, None,
                  "NS and EW are level at 510: the game goes on until one is ahead at the end of a hand",
                  id="thieving stink: level past the target, play goes on"),
@@ -100,6 +108,8 @@ def test_the_parts_say_which_side_what_and_how_far():
     smudge = needs("smudge", totals={"NS": 18, "EW": 23})
     assert [(part.side, part.what, part.amount) for part in smudge.parts] == [
         ("NS", "target_on_bid", 3), ("EW", "target_on_bid", 0)]
+    level = needs("thieving_stink", totals={"NS": 510, "EW": 510})
+    assert level.as_dict()["parts"] == [{"side": None, "what": "level", "amount": 0, "text": level.text}]
     first_to_target = needs("smudge", {"win_rule": "first_to_target", "target": 11}, totals={"NS": 8, "EW": 5})
     assert first_to_target.as_dict()["parts"] == [
         {"side": "NS", "what": "target", "amount": 3, "text": "NS need 3 to reach 11"},

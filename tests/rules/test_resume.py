@@ -41,3 +41,17 @@ def test_a_game_resumed_as_won_stays_won():
         rules.play(state, rules.record_example)
     assert (refused.value.number, refused.value.message) == (
         10, "the game is already over: NS won; no more hands can be added")
+
+
+def test_a_resumed_game_deals_from_the_seat_its_hands_played_reach():
+    state = get_ruleset("smudge", {"first_dealer": "N"}).resume(totals={}, extras=None, hands_played=2)
+    assert state.next_dealer == "S"
+
+
+def test_a_game_state_reads_as_data_with_its_totals_and_how_it_ended():
+    rules = get_ruleset("trumps")
+    state = rules.replay([{"declarer": "E", "bid": 13, "trump": "notrump", "doubled": False, "redoubled": False,
+                           "tricks": 13}])
+    data = state.as_dict()
+    assert (data["totals"], data["finished"], data["winner"], data["next_dealer"]) == (
+        {"NS": 0, "EW": 150}, True, "EW", "E")
