@@ -55,3 +55,4 @@ def test_a_game_state_reads_as_data_with_its_totals_and_how_it_ended():
     data = state.as_dict()
     assert (data["totals"], data["finished"], data["winner"], data["next_dealer"]) == (
         {"NS": 0, "EW": 150}, True, "EW", "E")
+    assert data["hands"] == [{"number": 1, "dealer": "N", "delta": {"NS": 0, "EW": 150}, "totals": {"NS": 0, "EW": 150}}]
