@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import InvalidHand, get_ruleset
+from games.rules.base import next_seat
 
 # NS bid 6 and take 8: two bags; EW bid 7 and take 5: set.
 SPADES_HAND = {"bids": {"N": 3, "E": 4, "S": 3, "W": 3}, "tricks": {"N": 4, "E": 3, "S": 4, "W": 2}}
@@ -56,3 +57,8 @@ def test_a_game_state_reads_as_data_with_its_totals_and_how_it_ended():
     assert (data["totals"], data["finished"], data["winner"], data["next_dealer"]) == (
         {"NS": 0, "EW": 150}, True, "EW", "E")
     assert data["hands"] == [{"number": 1, "dealer": "N", "delta": {"NS": 0, "EW": 150}, "totals": {"NS": 0, "EW": 150}}]
+
+
+def test_the_deal_passes_one_seat_to_the_left():
+    assert [next_seat(seat) for seat in ("N", "E", "S", "W")] == ["E", "S", "W", "N"]
+    assert next_seat("W", 2) == "E"

@@ -164,3 +164,10 @@ def test_a_second_hand_of_the_wrong_shape_is_refused_by_its_number(record, field
     with pytest.raises(InvalidHand) as refused:
         RULES.replay([stink(8, 8), record])
     assert (refused.value.number, refused.value.field, refused.value.message) == (2, field, message)
+
+
+def test_a_side_that_reaches_the_target_exactly_wins():
+    rules = get_ruleset("thieving_stink")
+    start = rules.resume(totals={"NS": 440, "EW": 100}, extras=None, hands_played=4)
+    state = rules.play(start, {"face_cards": {"NS": 6, "EW": 7}, "trump_stack": {"holder": "E", "size": 7}})
+    assert (dict(state.totals), state.finished, state.winner) == ({"NS": 500, "EW": 205}, True, "NS")
