@@ -73,6 +73,13 @@
     navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/", type: "module" }).catch(function () {
       /* no service worker (a plain-http address, a private window): the pages still work online */
     });
+    // A page that loaded without the worker (the first one, or one opened while the worker installed) asks
+    // the worker to take it over once it is active; until then the page would not load offline.
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (!navigator.serviceWorker.controller && registration.active) {
+        registration.active.postMessage({ type: "claim" });
+      }
+    });
     document.querySelectorAll("form[data-sign-out]").forEach(function (form) {
       form.addEventListener("submit", function () {
         if (window.caches) { window.caches.delete("pages"); }

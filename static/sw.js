@@ -24,8 +24,26 @@ async function keepShell() {
   }
   const shell = await response.clone().json();
   const cache = await caches.open(SHELL_CACHE);
-  await cache.addAll([...shell.files, shell.offline]);
+  // File by file, not cache.addAll: on a flaky connection one lost file would fail the whole install, and
+  // the phone would have no worker at all. A site file missed here is kept when a page first loads it.
+  await Promise.all([...shell.files, shell.offline].map((file) => keepFile(cache, file)));
   await cache.put(SHELL_LIST, response);
+}
+
+async function keepFile(cache, file) {
+  try {
+    const response = await fetch(file);
+    if (response.ok && !response.redirected) {
+      await cache.put(file, response);
+    }
+  } catch {
+    /* no answer: kept later, by shellFirst */
+  }
+}
+
+async function inShell(url) {
+  const list = await caches.match(SHELL_LIST, { cacheName: SHELL_CACHE });
+  return Boolean(list) && (await list.json()).files.includes(url.pathname);
 }
 
 async function offlinePage() {
@@ -42,9 +60,11 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
       .then((keys) => Promise.all(keys.filter((key) => key.startsWith("shell-") && key !== SHELL_CACHE)
-        .map((key) => caches.delete(key))))
-      .then(() => self.clients.claim()),
+        .map((key) => caches.delete(key)))),
   );
+  // No clients.claim() here: it takes only the pages already loaded, and a page whose load was under way
+  // (opened while this worker installed) would stay without a worker until reloaded, its copy not kept.
+  // Every page that loaded without the worker asks for it instead, once the worker is active ("claim").
 });
 
 function kept(url) {
@@ -73,9 +93,18 @@ async function networkFirst(request, url) {
 }
 
 // The site's files from the shell kept at install; anything else from the server.
-async function shellFirst(request) {
+async function shellFirst(request, url) {
   const found = await caches.match(request, { cacheName: SHELL_CACHE, ignoreSearch: true });
-  return found || fetch(request);
+  if (found) {
+    return found;
+  }
+  const response = await fetch(request);
+  if (response.ok && !response.redirected && await inShell(url)) {
+    // A shell file the install could not fetch: kept now.
+    const cache = await caches.open(SHELL_CACHE);
+    await cache.put(url.pathname, response.clone());
+  }
+  return response;
 }
 
 self.addEventListener("fetch", (event) => {
@@ -89,7 +118,7 @@ self.addEventListener("fetch", (event) => {
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(offlinePage));
   } else {
-    event.respondWith(shellFirst(request));
+    event.respondWith(shellFirst(request, url));
   }
 });
 
@@ -105,8 +134,21 @@ self.addEventListener("sync", (event) => {
   }
 });
 
+// A page that loaded without the worker (the first page, or one opened while the worker installed): its
+// copy is kept as if it had loaded through here, then the worker takes it over (and any other such page).
+async function takeOver(client) {
+  const url = new URL(client.url);
+  if (kept(url) && !url.search) {
+    await networkFirst(new Request(url), url).catch(() => null);
+  }
+  await self.clients.claim();
+}
+
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "forget-pages") {
+  const type = event.data && event.data.type;
+  if (type === "claim" && event.source) {
+    event.waitUntil(takeOver(event.source));
+  } else if (type === "forget-pages") {
     event.waitUntil(caches.delete(PAGES_CACHE));
   }
 });

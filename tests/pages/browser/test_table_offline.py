@@ -335,6 +335,43 @@ def test_online_the_page_is_never_the_stale_copy(table_phone, game, owner):
     expect(page.locator('[data-total="EW"]')).to_have_text("80")
 
 
+def test_a_table_page_opened_while_the_worker_installs_is_taken_over_and_loads_offline(table_phone, wifi, game):
+    page = table_phone
+    held = []
+    # The worker's install waits for its list of files until the table page has loaded without it.
+    page.context.route("**/sw-shell.json", lambda route: held.append(route))
+    sign_in(page)
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#entry-title")).to_contain_text("Hand 1")
+    for _ in range(200):  # the worker's request, sent once the sign-in page registered it
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held
+    assert page.evaluate("navigator.serviceWorker.controller") is None
+    held[0].continue_()
+    page.context.unroute("**/sw-shell.json")
+    page.evaluate(CONTROLLED)
+    go_offline(page, wifi)
+    page.reload()  # the copy kept when the worker took the page over
+    expect(page.locator("#connection")).to_contain_text("Offline")
+    expect(page.locator("#entry-title")).to_contain_text("Hand 1")
+
+
+def test_a_file_lost_on_the_way_does_not_cost_the_phone_its_worker(table_phone, wifi, game):
+    page = table_phone
+    lost = []
+    page.context.route("**/static/icon-512.png", lambda route: lost.append(route) or route.abort())
+    sign_in(page)
+    open_table(page, game)
+    assert lost  # the worker asked for it, and installed without it
+    page.context.unroute("**/static/icon-512.png")
+    go_offline(page, wifi)
+    page.reload()
+    expect(page.locator("#connection")).to_contain_text("Offline")
+    expect(page.locator("#entry-title")).to_contain_text("Hand 1")
+
+
 def test_the_app_installs_from_a_manifest_with_a_worker_at_the_root(table_phone, game):
     page = table_phone
     sign_in(page)
