@@ -414,6 +414,9 @@ async function probeConnection() {
     const response = await fetch("/healthz", { cache: "no-store", credentials: "same-origin" });
     await response.text();  // read to the end, so that the request is over
   } catch {
+    if (navigator.onLine === false) {
+      return;  // the phone learnt it is offline meanwhile: the page already says so
+    }
     const when = new Date(table.facts.renderedAt);
     banner.hidden = false;
     banner.textContent = `No connection: this is the game as it was at ${
