@@ -127,4 +127,4 @@ def game_needs(game: Game, names: dict[str, str] | None = None) -> Needs:
     """What each side needs to win, in a game still being played (nothing once it is over or abandoned)."""
     if game.status != Game.Status.IN_PROGRESS:
         return Needs()
-    return game.ruleset.needs(game_state(game), player_names(game) if names is None else names)
+    return game.ruleset.needs_now(game_state(game), player_names(game) if names is None else names)

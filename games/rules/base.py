@@ -114,6 +114,14 @@ class Option:
 FIRST_DEALER = Option(
     "first_dealer", "seat", "N", "Who deals the first hand; the deal then passes to the left.", choices=SEATS
 )
+# A game of so many hands (a club night's round, docs/rules.md "A game of a fixed number of hands"): after the
+# last hand the side ahead wins, and sides level at the top draw. A side that wins by the game's own rules
+# before then wins as always.
+LAST_HAND = Option(
+    "last_hand", "int", None,
+    "The game ends after this many hands, won by the side ahead (a tie is a draw); empty: played to the target.",
+    minimum=1, nullable=True,
+)
 
 
 def is_int(value: Any) -> bool:
@@ -307,6 +315,8 @@ class Ruleset:
         self.options: Mapping[str, Any] = frozen(self.complete_options(options or {}))
         # The rules version a game was started under: a check added later leaves its stored hands as they were.
         self.rules_version = rules_version
+        # The hand after which the game ends whoever is ahead (None: played to the target), read on every hand.
+        self.last_hand: int | None = self.options["last_hand"]
         # Worked out once from the hooks, since every hand reads them: the sides, each seat's
         # side, each side's seats, and the fields a record may and must have.
         self.side_list: tuple[str, ...] = tuple(self.sides)
@@ -323,7 +333,7 @@ class Ruleset:
 
     @classmethod
     def all_option_specs(cls) -> tuple[Option, ...]:
-        return (FIRST_DEALER, *cls.option_specs)
+        return (FIRST_DEALER, *cls.option_specs, LAST_HAND)
 
     @classmethod
     def complete_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -432,7 +442,7 @@ class Ruleset:
         """One hand scored, and the state after it (whose ``hands`` are left as they were)."""
         number = state.hands_played + 1
         if state.finished:
-            won = f": {state.winner} won" if state.winner else ""
+            won = f": {state.winner} won" if state.winner else ": a draw"
             raise InvalidHand(
                 number,
                 f"the game is already over{won}; no more hands can be added",
@@ -459,11 +469,15 @@ class Ruleset:
             kept_extras = {name: dict(values) for name, values in state.extras.items()}
             extras = state.extras
         winner = self.winner(totals, record, state, scored)
+        last_hand = self.last_hand
+        finished = winner is not None or (last_hand is not None and number >= last_hand)
+        if winner is None and finished:
+            winner = self.sole_best(totals)
         # ``delta``, ``totals``, the extras and the details are made afresh for this hand, so the hand
         # keeps them without a copy; the record is the caller's, so it is copied.
         hand = ScoredHand(number, dealer, dict(record), delta, totals, kept_extras, scored.details)
-        after = GameState(MappingProxyType(totals), extras, number, DEALER_AFTER[dealer], winner is not None,
-                          winner, state.hands)
+        after = GameState(MappingProxyType(totals), extras, number, DEALER_AFTER[dealer], finished, winner,
+                          state.hands)
         return hand, after
 
     # record checks shared by every game
@@ -544,6 +558,17 @@ class Ruleset:
         game is over). A game that does not say has nothing to say: only its rules know what wins."""
         return Needs()
 
+    def needs_now(self, state: GameState, names: Mapping[str, str] | None = None) -> Needs:
+        """What the pages and the API say under the totals: in a game of a fixed number of hands, how many are
+        left first, then what each side needs (:meth:`needs`)."""
+        needs = self.needs(state, names)
+        if self.last_hand is None or state.finished:
+            return needs
+        left = self.last_hand - state.hands_played
+        text = ("This is the last hand: the side ahead after it wins, and sides level draw" if left <= 1 else
+                f"{left} hands left: the side ahead after hand {self.last_hand} wins")
+        return Needs((Need("hands_left", text, amount=max(left, 1)), *needs.parts))
+
     def who(self, side: str, names: Mapping[str, str] | None = None) -> Who:
         """A side as a sentence names it: a partnership by its seats (``NS``), a seat playing alone by
         its player."""
@@ -613,6 +638,24 @@ class Ruleset:
         if not totals:
             return None
         return min(totals) if cls.lower_wins else max(totals)
+
+    @classmethod
+    def sole_best(cls, totals: Mapping[str, int]) -> str | None:
+        """The side alone at the top (the highest total, or the lowest where ``lower_wins``); None when sides are
+        level there: how a game of a fixed number of hands ends (``last_hand``).
+
+        >>> Ruleset.sole_best({"NS": 120, "EW": 95}), Ruleset.sole_best({"NS": 95, "EW": 95})
+        ('NS', None)
+        """
+        best = cls.best_total(totals.values())
+        leaders = [side for side, total in totals.items() if total == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def can_draw(self) -> bool:
+        """Whether a game under these options may end with no winner: one of a fixed number of hands whose
+        sides are level after the last (``last_hand``). Any other finished game has a winner."""
+        return self.last_hand is not None
 
     @classmethod
     def margin(cls, total: int, against: int) -> int:

@@ -4,7 +4,8 @@ Each result is ranked by its game's rules (``Ruleset.places``): the winners firs
 their final totals, the best first (the highest, or the lowest in a game where a lower total wins), equal
 totals sharing a place.
 
-- A partnership game is two teams of two: the winning side ranks first.
+- A partnership game is two teams of two: the winning side ranks first; a drawn game (one of a fixed number
+  of hands ended level) ranks both sides first together, OpenSkill's tie.
 - Cutthroat Spades is four players alone: the winner first, the others by their final totals.
 - A match (Trumps) is four players alone, ranked by match total (co-winners share first place);
   the games inside a match are not rated again on their own. A Trumps game outside a match is
@@ -89,7 +90,7 @@ def rated_results(games: Iterable[GameResult], matches: Iterable[MatchOutcome] =
     """What the ratings learn from, in game order: each result's teams and places as its game's rules rank them."""
     results = []
     for game in games:
-        if game.winner not in game.sides or game.match_id is not None:
+        if not game.counted or game.match_id is not None:
             continue
         sides = list(game.sides)
         results.append(RatedResult(

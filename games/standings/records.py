@@ -7,8 +7,9 @@ Pure arithmetic over :class:`GameResult` values (no database), per game type:
 - A *partner* is the other player on the player's side; games played alone (cutthroat Spades, where
   each side is one seat) have none. Every player on another side is an *opponent*: one or two per
   game in a partnership game, three in cutthroat Spades.
-- ``won``: games the player's side won; ``lost``: the others (``played − won``), so in cutthroat
-  Spades a game won by a third player is lost against both the others.
+- ``won``: games the player's side won; ``drawn``: games of a fixed number of hands that ended level;
+  ``lost``: the others (``played − won − drawn``), so in cutthroat Spades a game won by a third player is
+  lost against both the others.
 - With a partner, ``points_for`` is the final total of their side and ``points_against`` the best
   final total among the other sides (the league tables' rule). Against an opponent, ``points_for`` is
   the player's side's total and ``points_against`` the opponent's side's total. The margin is how far
@@ -53,10 +54,11 @@ class Record:
     points_for: int
     points_against: int
     margin: int
+    drawn: int = 0
 
     @property
     def lost(self) -> int:
-        return self.played - self.won
+        return self.played - self.won - self.drawn
 
     @property
     def win_rate(self) -> float:
@@ -81,23 +83,26 @@ class GameTypeRecords:
     opponents: tuple[Record, ...]
     best_partnership: Record | None
     worst_partnership: Record | None
+    drawn: int = 0
 
     @property
     def lost(self) -> int:
-        return self.played - self.won
+        return self.played - self.won - self.drawn
 
 
 @dataclass
 class _Tally:
     played: int = 0
     won: int = 0
+    drawn: int = 0
     points_for: int = 0
     points_against: int = 0
     margin: int = 0
 
-    def add(self, *, won: bool, points_for: int, points_against: int, margin: int) -> None:
+    def add(self, *, won: bool, points_for: int, points_against: int, margin: int, drawn: bool = False) -> None:
         self.played += 1
         self.won += won
+        self.drawn += drawn
         self.points_for += points_for
         self.points_against += points_against
         self.margin += margin
@@ -120,25 +125,27 @@ def player_records(player_id: int, games: Iterable[GameResult], *, minimum: int 
     tallies: dict[str, _GameTypeTally] = {}
     for game in games:
         side = next((side for side, players in game.sides.items() if player_id in players), None)
-        if side is None or game.winner not in game.sides:
+        if side is None or not game.counted:
             continue
         tally = tallies.setdefault(game.game_type, _GameTypeTally())
         won = side == game.winner
         own_total = game.totals.get(side, 0)
         against = game.against(side)
         margin = game.margin(side, against)
-        tally.own.add(won=won, points_for=own_total, points_against=against, margin=margin)
+        drawn = game.drawn
+        tally.own.add(won=won, points_for=own_total, points_against=against, margin=margin, drawn=drawn)
         for partner in game.sides[side]:
             if partner != player_id:
                 tally.partners.setdefault(partner, _Tally()).add(won=won, points_for=own_total,
-                                                                 points_against=against, margin=margin)
+                                                                 points_against=against, margin=margin, drawn=drawn)
         for other_side, players in game.sides.items():
             if other_side == side:
                 continue
             their_total = game.totals.get(other_side, 0)
             for opponent in players:
                 tally.opponents.setdefault(opponent, _Tally()).add(
-                    won=won, points_for=own_total, points_against=their_total, margin=game.margin(side, their_total))
+                    won=won, points_for=own_total, points_against=their_total, margin=game.margin(side, their_total),
+                    drawn=drawn)
     rank = order or {}
     return [records_of(game_type, tally, minimum)
             for game_type, tally in sorted(tallies.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))]
@@ -148,12 +155,14 @@ def records_of(game_type: str, tally: _GameTypeTally, minimum: int) -> GameTypeR
     partners = listed(tally.partners)
     best, worst = best_and_worst(partners, minimum)
     return GameTypeRecords(game_type=game_type, played=tally.own.played, won=tally.own.won, partners=partners,
-                           opponents=listed(tally.opponents), best_partnership=best, worst_partnership=worst)
+                           opponents=listed(tally.opponents), best_partnership=best, worst_partnership=worst,
+                           drawn=tally.own.drawn)
 
 
 def listed(tallies: dict[int, _Tally]) -> tuple[Record, ...]:
     records = [Record(other_id=other, played=tally.played, won=tally.won, points_for=tally.points_for,
-                      points_against=tally.points_against, margin=tally.margin) for other, tally in tallies.items()]
+                      points_against=tally.points_against, margin=tally.margin, drawn=tally.drawn)
+               for other, tally in tallies.items()]
     return tuple(sorted(records, key=lambda record: (-record.played, -record.won, record.other_id)))
 
 

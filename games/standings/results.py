@@ -47,6 +47,17 @@ class GameResult:
     def partnerships(self) -> bool:
         return self.ruleset.partnerships
 
+    @property
+    def drawn(self) -> bool:
+        """A game of a fixed number of hands that ended with the sides level at the top: nobody won it."""
+        return not self.winner and self.ruleset.can_draw
+
+    @property
+    def counted(self) -> bool:
+        """Whether the result can have come from play: won by one of its sides, or drawn. Any other finished game
+        (no winner where the rules always name one) is left out of tables, records and ratings."""
+        return self.winner in self.sides or self.drawn
+
     @cached_property
     def places(self) -> Mapping[str, int]:
         """Where each side finished, 0 being first (the ruleset's ``places``)."""

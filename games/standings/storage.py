@@ -150,15 +150,15 @@ def fold_tables(scope: Scope, new: LeagueFacts, now: datetime) -> tuple[int, Siz
     players = players_of(new)
     stored: dict[StandingKey, tuple[int, Tally]] = {}
     rows = Standing.objects.filter(**scope.rows, game_type__in=game_types, player_id__in=players).values_list(
-        "pk", "game_type", "player_id", "partner_id", "played", "won", "points_for", "points_against",
+        "pk", "game_type", "player_id", "partner_id", "played", "won", "lost", "points_for", "points_against",
         "average_margin", "streak", "last_played", "matches_played", "matches_won", "match_points",
     )
-    for pk, game_type, player, partner, played, won, points_for, points_against, average_margin, streak, \
+    for pk, game_type, player, partner, played, won, lost, points_for, points_against, average_margin, streak, \
             last_played, matches_played, matches_won, match_points in rows:
         if partner is not None and partner not in players:
             continue
         stored[(game_type, player, partner)] = (pk, Tally.resume(
-            played=played, won=won, points_for=points_for, points_against=points_against,
+            played=played, won=won, lost=lost, points_for=points_for, points_against=points_against,
             average_margin=average_margin, streak=streak,
             last_played=last_played, matches_played=matches_played, matches_won=matches_won,
             match_points=match_points,

@@ -10,10 +10,12 @@ Pure arithmetic over :class:`GameResult` and :class:`MatchOutcome` values.
   lowest in a game where a lower total wins. The margin of a game is how far the side finished
   ahead of that total, so it is positive for the better of the two whichever way the game counts,
   and a cutthroat winner's margin is its lead over the runner-up.
-- The streak is the run of equal results at the end of the history: ``"W3"``, ``"L1"``.
+- The streak is the run of equal results at the end of the history: ``"W3"``, ``"L1"``, ``"D1"``.
+- A drawn game (one of a fixed number of hands that ended level, docs/standings.md) counts as played, and as
+  neither won nor lost; its points count as any game's.
 - Trumps matches add match figures to each player's Trumps line: matches played and won
   (co-winners of a tied match each win it) and the sum of their match totals.
-- A finished game whose winner is not one of its sides cannot come from play and is not counted.
+- Any other finished game whose winner is not one of its sides cannot come from play and is not counted.
 
 >>> from datetime import datetime, timezone
 >>> at = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -34,7 +36,7 @@ from typing import Any
 
 from .results import GameResult, MatchOutcome
 
-WIN, LOSS = "W", "L"
+WIN, LOSS, DRAW = "W", "L", "D"
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Tally:
 
     played: int = 0
     won: int = 0
+    lost: int = 0
     points_for: int = 0
     points_against: int = 0
     margin: int = 0
@@ -54,22 +57,23 @@ class Tally:
     match_points: int = 0
 
     @classmethod
-    def resume(cls, *, played: int, won: int, points_for: int, points_against: int, average_margin: float,
-               streak: str, last_played: datetime | None, matches_played: int = 0, matches_won: int = 0,
-               match_points: int = 0) -> Tally:
+    def resume(cls, *, played: int, won: int, lost: int, points_for: int, points_against: int,
+               average_margin: float, streak: str, last_played: datetime | None, matches_played: int = 0,
+               matches_won: int = 0, match_points: int = 0) -> Tally:
         """The tally a stored line was made from, to add later results to (``streak`` is ``"W3"`` or ``""``).
 
         The margins add up to a whole number, which the stored average gives back exactly once multiplied
         by the games played and rounded."""
-        return cls(played=played, won=won, points_for=points_for, points_against=points_against,
+        return cls(played=played, won=won, lost=lost, points_for=points_for, points_against=points_against,
                    margin=round(average_margin * played), last_result=streak[:1], run=int(streak[1:] or 0),
                    last_played=last_played,
                    matches_played=matches_played, matches_won=matches_won, match_points=match_points)
 
-    def add_game(self, *, won: bool, points_for: int, points_against: int, margin: int, at: datetime) -> None:
-        result = WIN if won else LOSS
+    def add_game(self, *, result: str, points_for: int, points_against: int, margin: int, at: datetime) -> None:
+        """One game's result (``WIN``, ``LOSS`` or ``DRAW``), in game order."""
         self.played += 1
-        self.won += won
+        self.won += result == WIN
+        self.lost += result == LOSS
         self.points_for += points_for
         self.points_against += points_against
         self.margin += margin
@@ -123,11 +127,12 @@ class TableBuilder:
         return self.tallies[key]
 
     def add_game(self, game: GameResult) -> None:
-        if game.winner not in game.sides:
+        if not game.counted:
             return
         for side, players in game.sides.items():
             points_against = game.against(side)
-            result: dict[str, Any] = {"won": side == game.winner, "points_for": game.totals.get(side, 0),
+            outcome = DRAW if game.drawn else WIN if side == game.winner else LOSS
+            result: dict[str, Any] = {"result": outcome, "points_for": game.totals.get(side, 0),
                                       "points_against": points_against, "margin": game.margin(side, points_against),
                                       "at": game.finished_at}
             for player in players:
@@ -157,7 +162,7 @@ def line_of(key: tuple[str, int, int | None], tally: Tally) -> StandingLine:
         partner_id=partner,
         played=played,
         won=tally.won,
-        lost=played - tally.won,
+        lost=tally.lost,
         win_rate=tally.won / played if played else 0.0,
         points_for=tally.points_for,
         points_against=tally.points_against,

@@ -132,7 +132,8 @@ def test_a_double_nil_asks_one_of_the_partners_to_bid():
          'double_scope must be one of all, contract_only, not "All"'),
         ("smudge", {"first_dealer": None}, InvalidOptions, "first_dealer must be one of N, E, S, W, not null"),
         ("trumps", {"targte": 40}, InvalidOptions,
-         'unknown option "targte" for trumps; valid options: first_dealer, target, double_scope, match_tiebreak'),
+         'unknown option "targte" for trumps; valid options: first_dealer, target, double_scope, match_tiebreak, '
+         'last_hand'),
         ("bridge", {}, UnknownGame,
          'unknown game "bridge"; valid games: spades, smudge, trumps, thieving_stink'),
         (None, {}, UnknownGame,
@@ -206,10 +207,10 @@ def test_a_refusal_reads_as_a_line_naming_the_hand():
     assert refused.value.args == ("tricks must be a whole number from 0 to 13, not 14",)
 
 
-def test_a_game_over_without_a_winner_takes_no_more_hands():
+def test_a_drawn_game_takes_no_more_hands():
     rules = get_ruleset("smudge", {})
     state = rules.resume(totals={"NS": 12, "EW": 9}, extras=None, hands_played=7, finished=True)
     with pytest.raises(InvalidHand) as refused:
         rules.play(state, SMUDGE)
     assert (refused.value.number, refused.value.field, refused.value.message) == (
-        8, None, "the game is already over; no more hands can be added")
+        8, None, "the game is already over: a draw; no more hands can be added")

@@ -47,7 +47,8 @@ def test_the_four_games_are_registered():
 @pytest.mark.parametrize("game_type", game_types())
 def test_every_option_has_its_rulings_default(game_type):
     options = dict(get_ruleset(game_type, {}).options)
-    assert options == {"first_dealer": "N", **DOCUMENTED_DEFAULTS[game_type]}
+    # Every game may also be played for a fixed number of hands (docs/rules.md): by default, to its target.
+    assert options == {"first_dealer": "N", **DOCUMENTED_DEFAULTS[game_type], "last_hand": None}
 
 
 @pytest.mark.parametrize("game_type", game_types())
@@ -112,7 +113,8 @@ def test_unknown_option_lists_the_valid_ones():
         get_ruleset("trumps", {"targte": 40})
     assert refused.value.field == "targte"
     assert refused.value.message == (
-        'unknown option "targte" for trumps; valid options: first_dealer, target, double_scope, match_tiebreak')
+        'unknown option "targte" for trumps; valid options: first_dealer, target, double_scope, match_tiebreak, '
+        'last_hand')
 
 
 def test_options_must_be_an_object():

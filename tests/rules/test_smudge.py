@@ -43,6 +43,7 @@ def test_options_have_the_rulings_names_and_defaults():
         "win_rule": "bidder_must_make",
         "dealer_can_steal": True,
         "dealer_can_steal_smudge": True,
+        "last_hand": None,
     }
 
 

@@ -294,7 +294,7 @@ def test_option_defaults_are_the_rulings():
         "first_dealer": "N", "target": 500, "nil_value": 50, "blind_nil_value": 100,
         "failed_nil_tricks": "count", "bag_mode": "cycle", "bag_limit": 10, "bag_penalty": 100,
         "blind_nil_allowed": True, "blind_nil_deficit": 100, "allow_double_nil": False, "lose_at": None,
-        "partnerships": True,
+        "partnerships": True, "last_hand": None,
     }
 
 

@@ -261,3 +261,23 @@ def test_ranks_of_players_not_in_the_new_game_are_updated(computed, owner, make_
     ranks = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rank"))
     assert ranks[eve.pk] == 1 and ranks[ann.pk] == 3
     same_as_a_recompute(league)
+
+
+def test_a_drawn_game_of_a_fixed_number_of_hands_is_folded_in(computed, owner, seats, play_game):
+    league = computed
+    play_game("smudge", winner="NS")
+    update(league)
+    # One hand each way of Thieving Stink: 120 to 60, then 60 to 120; level at 180 after the last hand.
+    game = game_start(game_type="thieving_stink", seats=seats, by=owner, league=league,
+                      options={"target": 1000, "last_hand": 2})
+    hand_record(game=game, record=ONE_HAND["thieving_stink"]["NS"], by=owner)
+    drawn = hand_record(game=game, record=ONE_HAND["thieving_stink"]["EW"], by=owner).game
+    assert (drawn.status, drawn.winner, drawn.totals) == ("finished", "", {"NS": 180, "EW": 180})
+
+    assert update(league).mode == "incremental"
+
+    line = Standing.objects.get(league=league, season=None, game_type="thieving_stink", player_id=seats["N"],
+                                partner=None)
+    assert (line.played, line.won, line.lost, line.streak, line.average_margin) == (1, 0, 0, "D1", 0)
+    assert RatingChange.objects.filter(league=league, game_id=drawn.pk).count() == 4
+    same_as_a_recompute(league)

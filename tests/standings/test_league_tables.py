@@ -13,6 +13,8 @@ from datetime import timedelta
 
 import pytest
 
+from games.rules import get_ruleset
+from games.standings.results import GameResult
 from games.standings.tables import league_table
 
 from .conftest import START, cutthroat, game, match
@@ -87,3 +89,27 @@ def test_trumps_matches_add_match_figures_per_player():
 
 def test_a_game_without_a_winner_is_not_counted():
     assert league_table([game(1, "smudge", (1, 3), (2, 4), (20, 20), "")]) == []
+
+
+def drawn(game_id, ns, ew, total):
+    """A game of a fixed number of hands that ended level: nobody won it."""
+    return GameResult.of(get_ruleset("smudge", {"last_hand": 8}), game_id=game_id,
+                         finished_at=START + timedelta(minutes=game_id),
+                         seating={"N": ns[0], "S": ns[1], "E": ew[0], "W": ew[1]},
+                         totals={"NS": total, "EW": total}, winner="")
+
+
+def test_a_drawn_game_is_played_but_neither_won_nor_lost():
+    lines = lines_by_key(league_table([game(1, "smudge", (1, 3), (2, 4), (21, 9), "NS"), drawn(2, (1, 2), (3, 4), 14)]))
+    one = lines[("smudge", 1, None)]
+    assert (one.played, one.won, one.lost, one.streak) == (2, 1, 0, "D1")
+    assert (one.points_for, one.points_against, one.average_margin) == (35, 23, 6)
+    four = lines[("smudge", 4, None)]
+    assert (four.played, four.won, four.lost, four.win_rate) == (2, 0, 1, 0.0)
+    assert lines[("smudge", 3, 4)].streak == "D1"
+
+
+def test_a_finished_game_without_a_winner_that_could_not_draw_is_not_counted():
+    impossible = GameResult.of(get_ruleset("smudge"), game_id=5, finished_at=START,
+                               seating={"N": 1, "S": 3, "E": 2, "W": 4}, totals={"NS": 14, "EW": 14}, winner="")
+    assert league_table([impossible]) == []

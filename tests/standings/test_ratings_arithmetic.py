@@ -102,3 +102,16 @@ def test_a_tied_match_shares_first_place():
     assert result.places == (0, 0, 2, 2)
 
 
+
+
+def test_a_drawn_game_rates_both_sides_as_tied():
+    from games.rules import get_ruleset
+    from games.standings.results import GameResult
+
+    level = GameResult.of(get_ruleset("smudge", {"last_hand": 8}), game_id=1, finished_at=START,
+                          seating={"N": 1, "S": 3, "E": 2, "W": 4}, totals={"NS": 14, "EW": 14}, winner="")
+    [result] = rated_results([level])
+    assert result.places == (0, 0)
+    skills = skills_of(league_ratings([level]))
+    # Equal teams tied: nobody's mu moves, and everyone is as sure of it as after any first game.
+    assert {round(skills[("smudge", player)].mu, 6) for player in (1, 2, 3, 4)} == {25.0}

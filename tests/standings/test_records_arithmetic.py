@@ -152,3 +152,16 @@ def test_the_arithmetic_imports_no_django_and_its_example_runs():
     assert not any(name.startswith("django") for name in imported)
     failures, tried = doctest.testmod(records_module)
     assert tried > 0 and failures == 0
+
+
+def test_a_drawn_game_is_played_with_everyone_and_neither_won_nor_lost():
+    from datetime import timedelta
+
+    from games.rules import get_ruleset
+
+    level = GameResult.of(get_ruleset("smudge", {"last_hand": 8}), game_id=2, finished_at=START + timedelta(minutes=2),
+                          seating={"N": ANN, "S": CAT, "E": BEN, "W": DAN}, totals={"NS": 14, "EW": 14}, winner="")
+    records = only(ANN, [game(1, "smudge", (ANN, CAT), (BEN, DAN), (21, 15), "NS"), level])
+    assert (records.played, records.won, records.drawn, records.lost) == (2, 1, 1, 0)
+    assert by_other(records.partners) == {CAT: (2, 1, 0, 35, 29)}
+    assert by_other(records.opponents) == {BEN: (2, 1, 0, 35, 29), DAN: (2, 1, 0, 35, 29)}
