@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.db import transaction
 
 if TYPE_CHECKING:
-    from games.models import Game, Hand, HandCheck, HandRevision, League
+    from games.models import Game, Hand, HandCheck, HandRevision, League, Night, NightRound
 
 Event = TypeVar("Event")
 
@@ -119,6 +119,31 @@ class StandingsUpdated:
 
     league_id: int
     computed_at: datetime
+
+
+# --- club nights ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightStarted:
+    """An organiser started a club night: players check in to it."""
+
+    night: Night
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    """A round of a night began: its tables are seated and their games started."""
+
+    night: Night
+    round: NightRound
+
+
+@dataclass(frozen=True)
+class NightFinished:
+    """The night was ended: no more rounds (a table still playing may finish its game)."""
+
+    night: Night
 
 
 # --- webhooks -------------------------------------------------------------------------------------------

@@ -13,6 +13,9 @@
   players, so nobody can seat, rename, link, claim or merge a player another league holds. A person who
   plays in two leagues is a player in each, both linked to their one account.
 - Login names are shown only to the members of a league (anyone else sees display names).
+- A club night is seen as its league is; its owners and scorekeepers run it. Whoever holds a night's code (its
+  check-in QR, its table cards) checks themselves in as one of the league's players and follows the night's
+  tables, and nothing else.
 - Whoever holds a game's table token (scanned from its code at the table) may follow that game, and
   nothing else: not another game, not its league, not a player's page, not the API. The one question a
   game's pages ask is ``game_access``: what may this person, with what their phone holds, do with it.
@@ -28,7 +31,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.rules import SEATS
 
-from .models import Game, League, Match, Membership, Player
+from .models import Game, League, Match, Membership, Night, Player
 
 WRITER_ROLES = (Membership.Role.OWNER, Membership.Role.SCOREKEEPER)
 
@@ -179,6 +182,17 @@ def can_start_game(user, league: League | None) -> bool:
     if league is None or user.is_superuser:
         return True
     return league_role(user, league) in WRITER_ROLES
+
+
+def can_run_night(user, league: League) -> bool:
+    """A club night of the league: its owners and scorekeepers start it, check players in, start its rounds,
+    substitute, move tables and end it (as they start and score its games)."""
+    return can_start_game(user, league)
+
+
+def night_code_matches(night: Night, code: str) -> bool:
+    """Whether ``code`` is the night's code now (its check-in QR, its table cards), compared in constant time."""
+    return bool(night.code) and hmac.compare_digest(night.code.encode(), code.encode())
 
 
 def can_view_match(user, match: Match) -> bool:

@@ -5,8 +5,9 @@ transaction that published its event and queues the work (``games.tasks``): it n
 
 - a game's result, a league's seasons or its players change: the league's standings, ratings and figures
   are brought up to date (docs/standings.md);
-- a hand recorded, corrected, confirmed or disputed, a game finished, the standings updated: a webhook delivery to each of the
-  league's endpoints that asked for the event (docs/webhooks.md), its body built only if one did.
+- a hand recorded, corrected, confirmed or disputed, a game finished, the standings updated, a club night started,
+  one of its rounds started, the night finished: a webhook delivery to each of the league's endpoints that asked
+  for the event (docs/webhooks.md), its body built only if one did.
 """
 
 from __future__ import annotations
@@ -84,6 +85,18 @@ def webhooks_standings_updated(event: events.StandingsUpdated) -> None:
         League.objects.get(pk=event.league_id), computed_at=event.computed_at))
 
 
+def webhooks_night_started(event: events.NightStarted) -> None:
+    webhooks_send(event.night.league_id, "night.started", lambda: payloads.night_event(event.night))
+
+
+def webhooks_round_started(event: events.RoundStarted) -> None:
+    webhooks_send(event.night.league_id, "round.started", lambda: payloads.round_started(event.night, event.round))
+
+
+def webhooks_night_finished(event: events.NightFinished) -> None:
+    webhooks_send(event.night.league_id, "night.finished", lambda: payloads.night_event(event.night))
+
+
 def webhooks_send_test(event: events.WebhookTestRequested) -> None:
     tasks.queue_webhook_attempt(event.delivery_id, attempt=1)
 
@@ -99,4 +112,7 @@ def connect() -> None:
     events.subscribe(events.LeagueSeasonsChanged, standings_follow_seasons)
     events.subscribe(events.LeaguePlayersChanged, standings_follow_players)
     events.subscribe(events.StandingsUpdated, webhooks_standings_updated)
+    events.subscribe(events.NightStarted, webhooks_night_started)
+    events.subscribe(events.RoundStarted, webhooks_round_started)
+    events.subscribe(events.NightFinished, webhooks_night_finished)
     events.subscribe(events.WebhookTestRequested, webhooks_send_test)

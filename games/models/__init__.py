@@ -1,5 +1,6 @@
 """Scorekeeper's tables: play (players, leagues, games, hands, history) and standings."""
 
+from .nights import Night, NightPlayer, NightRound, NightSubstitution, NightTable
 from .people import Invitation, InvitationAcceptance, PlayerClaim, display_name
 from .play import (
     PROVISIONAL_HOURS,
@@ -37,6 +38,11 @@ __all__ = [
     "League",
     "Match",
     "Membership",
+    "Night",
+    "NightPlayer",
+    "NightRound",
+    "NightSubstitution",
+    "NightTable",
     "Player",
     "PlayerClaim",
     "Season",

@@ -217,6 +217,9 @@ class Game(models.Model):
                                     db_default=Confirmation.OFF)
     unconfirmed = models.PositiveIntegerField(default=0, db_default=0)
     provisional = models.BooleanField(default=False, db_default=False)
+    # A game of a club night's round with a time limit: once this moment has passed, the hand in play is the
+    # game's last (its ``last_hand`` is set to that hand's number when the hand is recorded).
+    time_up_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -250,6 +253,16 @@ class Game(models.Model):
     @property
     def game_type_name(self) -> str:
         return game_type_name(self.game_type)
+
+    def time_is_up(self, now) -> bool:
+        """Whether the game's time limit has passed with its last hand not yet set: the hand in play is its last."""
+        return self.time_up_at is not None and now >= self.time_up_at and self.options.get("last_hand") is None
+
+    def end_after(self, last_hand: int) -> None:
+        """Make hand ``last_hand`` the game's last (an option of every game: the side ahead after it wins). The
+        caller stores the options."""
+        self.options = {**self.options, "last_hand": last_hand}
+        self.__dict__.pop("_ruleset", None)
 
     @property
     def ruleset(self) -> Ruleset:

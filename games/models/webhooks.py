@@ -20,6 +20,9 @@ WEBHOOK_EVENTS = {
     "hand.disputed": "a player of the other side disputes a hand, saying what they think it was",
     "game.finished": "one of the league's games is won",
     "standings.updated": "the league's standings and ratings were recomputed",
+    "night.started": "an organiser starts a club night of the league (players then check in)",
+    "round.started": "a round of a club night begins: its tables seated and their games started",
+    "night.finished": "a club night is ended",
 }
 # Sent only by the "test delivery" button, to whichever endpoint it was pressed for.
 TEST_EVENT = "webhook.test"

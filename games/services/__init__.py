@@ -7,7 +7,7 @@ a game, so the rules and the permission policy are applied the same way whicheve
 from .accounts import account_signup, profile_update
 from .confirmations import Confirmer, hand_confirm, hand_dispute, hand_keep, provisional_release
 from .games import game_abandon, game_set_public, game_set_scorekeeper, game_snapshot, game_start
-from .hands import HandResult, hand_correct, hand_record, hand_undo
+from .hands import HandResult, game_end_now, hand_correct, hand_record, hand_undo
 from .invitations import invitation_accept, invitation_create, invitation_decline, invitation_revoke
 from .leagues import (
     league_create,
@@ -17,6 +17,18 @@ from .leagues import (
     league_update,
 )
 from .matches import match_refresh, match_start
+from .nights import (
+    night_check_in,
+    night_check_out,
+    night_code_renew,
+    night_end,
+    night_pair,
+    night_round_start,
+    night_start,
+    night_substitute,
+    night_table_end,
+    night_table_move,
+)
 from .players import (
     player_claim,
     player_claim_decide,
@@ -36,6 +48,7 @@ __all__ = [
     "HandResult",
     "account_signup",
     "game_abandon",
+    "game_end_now",
     "game_set_public",
     "game_set_scorekeeper",
     "game_snapshot",
@@ -57,6 +70,16 @@ __all__ = [
     "league_update",
     "match_refresh",
     "match_start",
+    "night_check_in",
+    "night_check_out",
+    "night_code_renew",
+    "night_end",
+    "night_pair",
+    "night_round_start",
+    "night_start",
+    "night_substitute",
+    "night_table_end",
+    "night_table_move",
     "player_claim",
     "player_claim_decide",
     "player_create",

@@ -33,7 +33,7 @@ from games.rules import GameState, InvalidHand
 from games.statements import read_for_write
 from games.summary import game_state
 
-from .games import game_snapshot, keyed_game_write
+from .games import abandon, game_snapshot, keyed_game_write
 from .hand_checks import after_correction, count_unconfirmed, entered_side, is_provisional
 from .matches import match_refresh
 
@@ -189,10 +189,15 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
             f"the next is hand {locked.hand_count + 1}",
             state=game_snapshot(locked),
         )
+    now = timezone.now()
+    # A club night's round whose time is up: the hand in play, this one, is the game's last.
+    time_up = locked.time_is_up(now)
+    if time_up:
+        locked.end_after(locked.hand_count + 1)
     state = locked.ruleset.play(game_state(locked), record)
     was_finished = locked.status == Game.Status.FINISHED
     apply_state(locked, state)
-    locked.updated_at = timezone.now()
+    locked.updated_at = now
     side = ""
     if locked.confirmation == Confirmation.OPPONENTS:
         # The new hand waits for the other side: one more unsettled hand, so a game it wins is provisional.
@@ -205,7 +210,7 @@ def append_hand(*, game_id, record, by, expected_number, idempotency_key, reques
     # The hand, the game's new state and the key's answer need nothing from one another: they are sent
     # together, one round trip for the three (but when the game ends a match, which reads the stored game).
     with nullcontext() if finishing_match else statements.sent_together():
-        hand, hand_id = stored_hand(locked, state.hands[-1], record, by, side)
+        hand, hand_id = stored_hand(locked, state.hands[-1], record, by, side, options_changed=time_up)
         if finishing_match:
             match_refresh(match=locked.match)
         payload = hand_payload(hand, locked)
@@ -241,10 +246,11 @@ class Appended:
             events.publish(events.GameResultChanged(game=game))
 
 
-def stored_hand(game: Game, scored, record: Mapping[str, Any], by,
-                side: str = "") -> tuple[Hand, statements.Sent]:
-    """Insert the scored hand and store the game's new state (``apply_state``, its ``updated_at`` set): the hand
-    as stored, but for its id, which the insert gives (inside ``statements.sent_together``, once it ends)."""
+def stored_hand(game: Game, scored, record: Mapping[str, Any], by, side: str = "",
+                options_changed: bool = False) -> tuple[Hand, statements.Sent]:
+    """Insert the scored hand and store the game's new state (``apply_state``, its ``updated_at`` set, and its
+    options when ``options_changed``): the hand as stored, but for its id, which the insert gives (inside
+    ``statements.sent_together``, once it ends)."""
     values = {"game": game.pk, "number": scored.number, "record": plain(record), "dealer": scored.dealer,
               "delta": plain(scored.delta), "totals": plain(scored.totals), "extras": plain(scored.extras),
               "details": plain(scored.details), "entered_by": by.pk if by.is_authenticated else None,
@@ -253,7 +259,8 @@ def stored_hand(game: Game, scored, record: Mapping[str, Any], by,
               "check_state": "waiting" if game.confirmation == Confirmation.OPPONENTS else "",
               "entered_side": side}
     sent = statements.insert_sent(Hand, values)
-    statements.update(Game, game.pk, {name: getattr(game, name) for name in GAME_STATE_FIELDS})
+    changed = [*GAME_STATE_FIELDS, "options"] if options_changed else GAME_STATE_FIELDS
+    statements.update(Game, game.pk, {name: getattr(game, name) for name in changed})
     hand = Hand.from_db(connection.alias, [field.attname for field in Hand._meta.concrete_fields],
                         [sent.row[0] if sent.row else None, *values.values()])
     hand.game = game
@@ -403,6 +410,26 @@ def undo(*, game: Game, by, reason: str, number: int | None,
     # Told before the standings follow (settle): the event is built after the commit, from the settled game.
     events.publish(events.HandCorrected(game=locked, revision=revision))
     settle(locked, state)
+    return locked
+
+
+@transaction.atomic
+def game_end_now(*, game: Game, by) -> Game:
+    """End a game still being played with the hands played so far: the side ahead wins and sides level draw, as
+    after a game's last hand (its ``last_hand`` becomes the last hand played). A club night's director does this
+    to a table when its round or the night ends. A game with no hands is abandoned instead: there is no result."""
+    locked = lock_game(game, by)
+    if locked.status != Game.Status.IN_PROGRESS:
+        raise GameClosed(f"the game is already {locked.get_status_display().lower()}")
+    if locked.hand_count == 0:
+        return abandon(game=locked, by=by)
+    locked.end_after(locked.hand_count)
+    locked.save(update_fields=["options"])
+    hands = list(Hand.objects.filter(game=locked, number__gte=locked.hand_count - 1).order_by("number"))
+    ruleset = locked.ruleset
+    start = ruleset.initial_state() if len(hands) == 1 else ruleset.resume(
+        totals=hands[0].totals, extras=hands[0].extras, hands_played=hands[0].number)
+    settle(locked, ruleset.replay([hands[-1].record], start=start))
     return locked
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import Game, Hand, HandCheck, HandRevision, League, display_name
+from games.models import Game, Hand, HandCheck, HandRevision, League, Night, NightRound, display_name
 from games.summary import game_summary
 
 
@@ -109,6 +109,49 @@ def hand_checked(game: Game, hand: Hand, check: HandCheck) -> dict[str, Any]:
 
 def game_finished(game: Game) -> dict[str, Any]:
     return {"league": league_ref(game.league), "game": game_data(game)}
+
+
+def night_data(night: Night) -> dict[str, Any]:
+    """A club night as the API's night (``GET nights/{id}/``) names it, without its players and rounds."""
+    return {
+        "id": night.pk,
+        "name": night.name,
+        "game_type": night.game_type,
+        "movement": night.movement,
+        "round_end": night.round_end,
+        "hands": night.hands,
+        "minutes": night.minutes,
+        "rounds": night.rounds,
+        "status": night.status,
+        "created_at": stamp(night.created_at),
+        "finished_at": stamp(night.finished_at),
+    }
+
+
+def night_event(night: Night) -> dict[str, Any]:
+    """``night.started`` and ``night.finished``."""
+    return {"league": league_ref(night.league), "night": night_data(night)}
+
+
+def round_started(night: Night, round_: NightRound) -> dict[str, Any]:
+    """The round's tables: each one's number, game id and seats (players by id and name), and who sits out."""
+    tables = round_.tables.select_related("game", *(f"game__{name}" for name in Game.SEAT_FIELDS.values()))
+    names = {player.pk: player.name for player in night.league.players.filter(pk__in=round_.sitting_out)}
+    sitting_out = [{"id": pk, "name": names.get(pk, "")} for pk in round_.sitting_out]
+    return {
+        "league": league_ref(night.league),
+        "night": night_data(night),
+        "round": {
+            "number": round_.number,
+            "started_at": stamp(round_.started_at),
+            "time_up_at": stamp(round_.time_up_at),
+            "tables": [{"number": table.number, "game": table.game_id,
+                        "seats": {seat: {"id": player.pk, "name": player.name}
+                                  for seat, player in table.game.seats.items()}}
+                       for table in tables.order_by("number")],
+            "sitting_out": sitting_out,
+        },
+    }
 
 
 def standings_updated(league: League, *, computed_at: datetime) -> dict[str, Any]:

@@ -120,3 +120,23 @@ def test_a_paused_endpoint_is_sent_nothing(league, owner, seats, endpoint, recei
     hand_record(game=game, record=HAND, by=owner)
     inprocess.wait_until_idle()
     assert WebhookDelivery.objects.count() == 0 and receiver.received == []
+
+
+def test_a_club_nights_start_rounds_and_end_reach_the_receiver(league, owner, endpoint, receiver):
+    from games.services import night_end, night_round_start, night_start, player_create
+    from games.services.nights import night_check_in
+
+    night = night_start(league=league, by=owner, game_type="smudge", hands=4, rounds=2, name="Friday night")
+    for name in ("Ann", "Ben", "Cid", "Dee", "Eve"):
+        night_check_in(night=night, by=owner, player=player_create(name=name, by=owner, league=league))
+    night_round_start(night=night, by=owner)
+    night_end(night=night, by=owner, end_tables=True)
+
+    started = receiver.wait_for(1, "night.started")[0]["data"]
+    assert started["night"]["name"] == "Friday night" and started["night"]["status"] == "checking_in"
+    round_ = receiver.wait_for(1, "round.started")[0]["data"]["round"]
+    assert round_["number"] == 1 and round_["sitting_out"] == [{"id": round_["sitting_out"][0]["id"], "name": "Eve"}]
+    [table] = round_["tables"]
+    assert [seat["name"] for seat in table["seats"].values()] == ["Ann", "Ben", "Cid", "Dee"]
+    finished = receiver.wait_for(1, "night.finished")[0]["data"]["night"]
+    assert finished["status"] == "finished" and finished["finished_at"] is not None
