@@ -29,6 +29,7 @@ alternating turns, so that whatever else the machine does weighs on both, twice:
 
 from __future__ import annotations
 
+import http.client
 import math
 import os
 import re
@@ -180,10 +181,16 @@ def night(*, secret_key: str, tables: int = TABLES) -> ClubNight:
 def open_board(api: Api, board: Watcher) -> None:
     """The TV opens its page and from then on asks what the page asks (its ``data-live-url``), as the page's
     script does; a page that names none is asked itself."""
-    reply = api.request("GET", board.path, headers={"Accept": "text/html", "Cookie": board.cookie})
-    if reply.status != 200:
-        raise RuntimeError(f"the room's TV could not open {board.path}: {reply.status}")
-    found = LIVE_URL.search(reply.body if isinstance(reply.body, str) else "")
+    connection = http.client.HTTPConnection(api.host, api.port, timeout=api.timeout)
+    try:
+        connection.request("GET", board.path, headers={"Accept": "text/html", "Cookie": board.cookie})
+        response = connection.getresponse()
+        status, page = response.status, response.read().decode(errors="replace")
+    finally:
+        connection.close()
+    if status != 200:
+        raise RuntimeError(f"the room's TV could not open {board.path}: {status}")
+    found = LIVE_URL.search(page)
     if found:
         board.path = found.group(1).replace("&amp;", "&")
 
@@ -320,7 +327,7 @@ def run(base_url: str, *, meter: CpuMeter, secret_key: str, tables: int = TABLES
     if needed > ROUND_HANDS:
         raise ValueError(f"a table would be asked for up to {needed} hands, and a round of the night has "
                          f"{ROUND_HANDS}: record for less time or at a slower pace")
-    load_before = os.getloadavg()
+    load_before, started = os.getloadavg(), time.perf_counter()
     club = night(secret_key=secret_key, tables=tables)
     api, scorekeepers = Api(base_url), Api(base_url, token=club.token)
     tables_recording = [Recorder(scorekeepers, game, seed) for seed, game in enumerate(club.games)]
@@ -336,6 +343,8 @@ def run(base_url: str, *, meter: CpuMeter, secret_key: str, tables: int = TABLES
     everyone = tables_recording + beside
     warm_up = [Scorekeeper(recorder, 0.5, 0.5 * n / len(everyone)) for n, recorder in enumerate(everyone)]
     record(warm_up, clock=0.0, seconds=0.5 * WARM_UP_HANDS)  # warm every worker on the recording path
+    print(f"  the night made in {time.perf_counter() - started:.0f} s: {tables} tables, {len(watchers)} watchers, "
+          f"the TV asking {club.board.path}", flush=True)
     out: dict[str, Any] = {
         "tables": tables, "watchers": len(watchers), "pace": pace, "poll_seconds": POLL_SECONDS,
         "hand_seconds": hand_seconds, "probes": len(beside), "round_hands": ROUND_HANDS,
@@ -345,11 +354,13 @@ def run(base_url: str, *, meter: CpuMeter, secret_key: str, tables: int = TABLES
         watcher.ask(api)  # the ETags as they are now, after the warm-up's hands
     out["unchanged"] = watchers_alone(api, watchers, meter, min(20.0, seconds), conditional=True)
     out["drawn"] = watchers_alone(api, watchers, meter, min(10.0, seconds / 2), conditional=False)
+    print("  recording alone and watched, every poll a change ...", flush=True)
     every_poll = alternating(api, watchers, meter, [
         Scorekeeper(recorder, pace, pace * n / len(tables_recording)) for n, recorder in enumerate(tables_recording)
     ], seconds=seconds, rounds=rounds)
     out["recording_alone"], out["recording_watched"] = every_poll["alone"], every_poll["watched"]
     out["watching_while_recording"] = every_poll["polls"]
+    print("  recording alone and watched, at a real night's pace ...", flush=True)
     real_pace = alternating(api, watchers, meter, [
         *(Scorekeeper(recorder, hand_seconds, hand_seconds * n / len(tables_recording))
           for n, recorder in enumerate(tables_recording)),
@@ -489,3 +500,23 @@ def target_rows(night: dict[str, Any], bound: float) -> list[list[str]]:
         row("club night: an unchanged game's poll", f"{poll_cpu_ms(unchanged):.2f} ms "
             f"CPU, {100 * unchanged['share_304']:.0f}% answered 304", "304", unchanged["share_304"] == 1.0),
     ]
+
+
+def explanation(night: dict[str, Any], bound: float) -> str | None:
+    """When recording at a real night's pace is slowed by more than ``bound``, what the same run measured that
+    says why."""
+    if ratio(night, "real_alone", "real_watched") <= bound:
+        return None
+    polls, unchanged = night["watching_real"], night["unchanged"]
+    measured = night["real_watched"]["cpu_per_second"] - night["real_alone"]["cpu_per_second"]
+    load = night.get("load", {}).get("after")
+    machine = f" (load average {load[0]:.1f} at its end)" if load else ""
+    return (
+        f"Club night at a real night's pace: the {night['watchers']} watchers asked {polls['per_second']:.0f} times "
+        f"a second, {100 * polls['share_304']:.1f}% of them answered 304, and a 304 took {poll_cpu_ms(unchanged):.2f} "
+        f"ms of CPU ({unchanged['cpu_web_ms']:.2f} in the web worker, {unchanged['cpu_database_ms']:.2f} in "
+        f"PostgreSQL): the turns with the watchers took {measured:.2f} cores more than those without, on two cores "
+        f"shared by gunicorn's {night.get('web_workers', '?')} sync workers, PostgreSQL, the bench's clients and "
+        f"the machine's other work{machine}. A hand that arrives while every worker answers a poll waits for it: "
+        f"the polls' own p50 was {polls['p50_ms']:.0f} ms meanwhile, against {unchanged['p50_ms']:.0f} ms with "
+        "nothing recorded, so the hands queued behind them.")

@@ -250,6 +250,12 @@ def explanations(results: dict[str, Any]) -> list[str]:
             "else the machine runs. Writing the rows and checking their foreign keys (one look-up per key of "
             f"each of the {standings.get('rebuild_rows', 0):,} rows written, at commit) is the database's "
             "alone: several hundred thousand index look-ups.")
+    if "club_night" in results:
+        from bench.club_night import explanation
+
+        why = explanation(results["club_night"], CLUB_NIGHT_P99_RATIO)
+        if why:
+            out.append(why)
     for entry in results.get("engine", []):
         if entry["hands_per_second"] < ENGINE_HANDS_PER_SECOND:
             out.append(
