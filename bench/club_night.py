@@ -507,16 +507,18 @@ def explanation(night: dict[str, Any], bound: float) -> str | None:
     says why."""
     if ratio(night, "real_alone", "real_watched") <= bound:
         return None
-    polls, unchanged = night["watching_real"], night["unchanged"]
-    measured = night["real_watched"]["cpu_per_second"] - night["real_alone"]["cpu_per_second"]
+    polls, unchanged, drawn = night["watching_real"], night["unchanged"], night["drawn"]
+    asked = night["watchers"] / night["poll_seconds"]
+    _, needed = real_night(night)
+    got = night["real_watched"]["cpu_per_second"]
     load = night.get("load", {}).get("after")
     machine = f" (load average {load[0]:.1f} at its end)" if load else ""
     return (
-        f"Club night at a real night's pace: the {night['watchers']} watchers asked {polls['per_second']:.0f} times "
-        f"a second, {100 * polls['share_304']:.1f}% of them answered 304, and a 304 took {poll_cpu_ms(unchanged):.2f} "
-        f"ms of CPU ({unchanged['cpu_web_ms']:.2f} in the web worker, {unchanged['cpu_database_ms']:.2f} in "
-        f"PostgreSQL): the turns with the watchers took {measured:.2f} cores more than those without, on two cores "
-        f"shared by gunicorn's {night.get('web_workers', '?')} sync workers, PostgreSQL, the bench's clients and "
-        f"the machine's other work{machine}. A hand that arrives while every worker answers a poll waits for it: "
-        f"the polls' own p50 was {polls['p50_ms']:.0f} ms meanwhile, against {unchanged['p50_ms']:.0f} ms with "
-        "nothing recorded, so the hands queued behind them.")
+        f"Club night at a real night's pace: the {night['watchers']} watchers' pages ask {asked:.1f} times a "
+        f"second; they were answered {polls['per_second']:.1f} times a second, {100 * polls['share_304']:.1f}% "
+        f"of them 304s, a poll's p50 {polls['p50_ms']:.0f} ms. A 304 took {poll_cpu_ms(unchanged):.2f} ms of CPU "
+        f"({unchanged['cpu_web_ms']:.2f} in the web worker, {unchanged['cpu_database_ms']:.2f} in PostgreSQL) "
+        f"and a drawn answer {poll_cpu_ms(drawn):.2f} ms, so the watchers need some {needed:.2f} cores; in those "
+        f"turns gunicorn's {night.get('web_workers', '?')} sync workers and PostgreSQL got {got:.2f} cores in all, "
+        f"on two cores shared with the bench's clients and the machine's other work{machine}. The app server did "
+        "not keep up with the polls, and each hand waited in their queue.")
