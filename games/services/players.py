@@ -24,6 +24,7 @@ from games.models import (
     NightPlayer,
     NightRound,
     NightSubstitution,
+    NightTable,
     Player,
     PlayerClaim,
     name_key,
@@ -202,11 +203,13 @@ def seated(player: Player) -> Q:
 
 @transaction.atomic
 def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
-    """Two records of one person in a league become one: ``merge``'s games, matches and claim go to ``keep``.
+    """Two records of one person in a league become one: ``merge``'s games, matches, club nights and claim go to
+    ``keep``.
 
     ``merge`` is deleted and the league's standings and ratings are recomputed (queued). Refused
     across leagues (both must be the league's players, and ``merge`` play nowhere else), for two
-    players who sat at the same table, and for players claimed by two different people.
+    players who sat at the same table or in one round of a club night, and for players claimed by two
+    different people.
     """
     if not policy.can_manage_league(by, league):
         raise NotAllowed("only the league's owners can merge its players")
@@ -224,6 +227,7 @@ def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
     if together is not None:
         raise InvalidInput(f"{keep.name} and {merge.name} sat at the same table (game {together.pk}): "
                            "they are two people", field="merge")
+    check_not_in_one_round(league, keep, merge)
     if keep.user_id and merge.user_id and keep.user_id != merge.user_id:
         raise InvalidInput(f"{keep.name} and {merge.name} are claimed by two different people", field="merge")
     now = timezone.now()
@@ -241,6 +245,27 @@ def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
     merge.delete()
     events.publish(events.LeaguePlayersChanged(league=league))
     return keep
+
+
+def check_not_in_one_round(league: League, keep: Player, merge: Player) -> None:
+    """Two players seated in one round of a club night (at two tables) are two people."""
+    tables: dict[tuple[int, int], dict[int, int]] = {}
+    seated_in = (NightTable.objects.filter(round__night__league=league).filter(
+        seated_game(keep) | seated_game(merge)).select_related("game", "round__night").order_by("round_id", "number"))
+    for table in seated_in:
+        seats = table.game.seat_ids.values()
+        where = tables.setdefault((table.round.night_id, table.round.number), {})
+        for player in (keep, merge):
+            if player.pk in seats:
+                where.setdefault(player.pk, table.number)
+        if len(where) == 2:
+            raise InvalidInput(f"{keep.name} and {merge.name} played in round {table.round.number} of "
+                               f"{table.round.night.name}, at tables {where[keep.pk]} and {where[merge.pk]}: they "
+                               "are two people", field="merge")
+
+
+def seated_game(player: Player) -> Q:
+    return Q(game__north=player) | Q(game__east=player) | Q(game__south=player) | Q(game__west=player)
 
 
 def merge_night_rows(league: League, old: int, new: int) -> None:
@@ -265,9 +290,10 @@ def merge_night_rows(league: League, old: int, new: int) -> None:
             merged.player_id = new
             merged.save(update_fields=["player"])
         Night.objects.filter(pk=night.pk).update(updated_at=now)
-    # Only a night's entrants sit its rounds out.
+    # Only a night's entrants sit its rounds out. One who sat a round out and, as the other, played in it (a
+    # substitute) played it.
     for round_ in NightRound.objects.select_for_update().filter(night__in=[night.pk for night in nights]):
-        if old not in round_.sitting_out:
+        if old not in round_.sitting_out and new not in round_.sitting_out:
             continue
         seated = {pk for table in round_.tables.select_related("game") for pk in table.game.seat_ids.values()}
         sitting_out = list(dict.fromkeys(new if pk == old else pk for pk in round_.sitting_out))
