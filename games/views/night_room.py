@@ -167,10 +167,13 @@ def room(view: NightView, now: datetime) -> dict[str, Any]:
     current = view.current
     lines = standing_lines(view)
     half = (len(lines) + 1) // 2
+    tables = table_lines(night, current, now) if current is not None else []
     time_up_at = current.round.time_up_at if current is not None else None
     return {
         "night": night, "view": view, "current": current,
-        "tables": table_lines(night, current, now) if current is not None else [],
+        "tables": tables,
+        # As many columns as keep every table on the screen, each as large as that allows.
+        "columns": 1 if len(tables) <= 1 else 2 if len(tables) <= 4 else 3 if len(tables) <= 9 else 4,
         "sitting_out": ", ".join(player.name for player in current.sitting_out) if current is not None else "",
         "standings": lines,
         # More lines than the screen holds in one column: two, side by side (a night of ten tables fits).
