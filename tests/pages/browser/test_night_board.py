@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 from games.models import Game
 from games.services import hand_record, night_check_in, night_round_start, night_start, player_create
 
-from .conftest import shoot
+from .conftest import shoot, sign_in
+from .test_accessibility import axe_source, violations  # noqa: F401 - axe_source is a fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -87,3 +88,14 @@ def test_the_result_sheet_prints_the_standings_and_every_round(tv, full_night):
     tv.emulate_media(media="print")
     expect(tv.locator("header.site")).to_be_hidden()
     shoot(tv, "night-results")
+
+
+def test_the_room_pages_have_no_axe_violation(tv, full_night, axe_source):  # noqa: F811 - the fixture
+    sign_in(tv, "owner")
+    found = {}
+    for path in (f"/nights/{full_night.pk}/board/", f"/nights/{full_night.pk}/results/",
+                 f"/nights/{full_night.pk}/cards/"):
+        tv.goto(path)
+        if problems := violations(tv, axe_source):
+            found[path] = problems
+    assert found == {}
