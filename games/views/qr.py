@@ -19,4 +19,4 @@ def qr_response(link: str, *, title: str) -> HttpResponse:
 
 def qr_inline(link: str, *, title: str) -> str:
     """``link`` as a QR code to put in a page (an ``<svg>`` element): the printed table cards carry several."""
-    return segno.make(link, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff", title=title)
+    return segno.make(link, error="m").svg_inline(border=2, dark="#000", light="#fff", title=title, omitsize=True)

@@ -99,3 +99,14 @@ def test_the_room_pages_have_no_axe_violation(tv, full_night, axe_source):  # no
         if problems := violations(tv, axe_source):
             found[path] = problems
     assert found == {}
+
+
+def test_the_table_cards_print_one_table_a_page(tv, full_night):
+    sign_in(tv, "owner")
+    tv.goto(f"/nights/{full_night.pk}/cards/")
+    expect(tv.get_by_role("heading", name=re.compile(r"^Table \d+$"))).to_have_count(10)
+    printed = tv.pdf(format="A4")
+    tv.set_viewport_size({"width": 794, "height": 1123})
+    tv.emulate_media(media="print")
+    shoot(tv, "night-cards", full_page=False)
+    assert len(re.findall(rb"/Type\s*/Page\b", printed)) == 10
