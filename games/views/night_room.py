@@ -80,6 +80,14 @@ def check_in_url(request, night: Night) -> str:
     return request.build_absolute_uri(f"{path}?code={night.code}")
 
 
+def results_csv_url(night: Night) -> str | None:
+    """The night's results as CSV, where the API serves them; None where it does not."""
+    try:
+        return reverse("api-night-results", args=[night.pk])
+    except NoReverseMatch:
+        return None
+
+
 # --- the board ------------------------------------------------------------------------------------------------
 
 
@@ -286,6 +294,7 @@ def night_results(request, night_id: int):
         "night": night, "view": view, "title": f"{night.name}: results",
         "standings": standing_lines(view), "rounds": round_results(view),
         "round_numbers": [round_.number for round_ in view.rounds], "night_url": night_page_url(night),
+        "csv_url": results_csv_url(night),
         "marks": [(mark, ROUND_MARK_WORDS[result]) for result, mark in ROUND_MARKS.items()],
     })
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from games.models import Game
@@ -317,6 +317,15 @@ def test_the_result_sheet_has_the_standings_and_each_rounds_tables(client, night
     assert "2 Eve (N) & Gus (S) v Fay (E) & Hal (W) −140 v 122 won by Fay & Hal (2 hands)" in html
     assert "Sat out: Ida" in html
     assert "1 Ann W t1 1 0 0 122" in html and "5 Ida out 0 0 0 0" in html
+
+
+def test_the_result_sheet_links_the_results_csv_where_the_api_serves_it(client, night_of_nine):
+    try:
+        csv = reverse("api-night-results", args=[night_of_nine.pk])
+    except NoReverseMatch:
+        csv = None
+    page = texts(client.get(reverse("night-results", args=[night_of_nine.pk])))
+    assert page.links.get("Download the results (CSV)") == csv
 
 
 def test_the_table_page_says_which_night_round_and_table_the_game_is(owner_client, night_of_nine):
