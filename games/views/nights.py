@@ -257,7 +257,7 @@ def table_rows(table: TableView) -> dict[str, Any]:
     seats = game.seats
     return {"number": table.number, "game": game, "progress": table.progress(), "playing": table.playing,
             "seats": [(seat, seats[seat].name) for seat in seats],
-            "totals": [(side, number(int(total))) for side, total in game.totals.items()],
+            "totals": [(side, number(int(game.totals.get(side, 0)))) for side in game.ruleset.sides],
             "substitutions": [f"{change.arriving.name} for {change.leaving.name} after {change.after_hands} "
                               f"hand{'s' if change.after_hands != 1 else ''}" for change in table.substitutions]}
 
