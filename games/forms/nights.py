@@ -42,11 +42,9 @@ class NightForm(HouseRulesForm):
                            widget=forms.TextInput(attrs={"placeholder": "Club night", "autocomplete": "off"}))
     round_end = forms.ChoiceField(choices=Night.RoundEnd.choices, initial=Night.RoundEnd.HANDS,
                                   widget=forms.RadioSelect, label="A round ends")
-    hands = forms.IntegerField(required=False, initial=8, label="Hands a round",
-                               help_text="When a round ends after a number of hands.",
-                               widget=forms.NumberInput(attrs=NUMBER))
+    # Both asked at once (a page without script cannot show only the one chosen): the other is not used.
+    hands = forms.IntegerField(required=False, initial=8, label="Hands a round", widget=forms.NumberInput(attrs=NUMBER))
     minutes = forms.IntegerField(required=False, initial=30, label="Minutes a round",
-                                 help_text="When a round ends after a time limit.",
                                  widget=forms.NumberInput(attrs=NUMBER))
     rounds = forms.IntegerField(initial=3, label="Rounds", widget=forms.NumberInput(attrs=NUMBER))
     movement = forms.ChoiceField(choices=Night.Movement.choices, initial=Night.Movement.INDIVIDUAL,
