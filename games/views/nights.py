@@ -218,13 +218,14 @@ def night_shown(request, night_id: int):
 
 def page(request, viewer: Viewer, *, bound: tuple[str, Any] | None = None, status: int = 200):
     view = night_view(viewer.night)
-    context = night_context(request, viewer, view)
+    version = viewer.etag(request)
+    context = night_context(request, viewer, view, version)
     if viewer.runs:
         context.update(director_context(request, view, bound))
     response = render(request, "nights/night.html", context, status=status)
     # Forms with their own keys, and a code in the QR: never kept by a browser or a proxy.
     response["Cache-Control"] = "private, no-store"
-    response["ETag"] = viewer.etag(request)
+    response["ETag"] = version
     return response
 
 
@@ -273,7 +274,7 @@ def game_link(request, viewer: Viewer, game: Game) -> str:
     return reverse("follow", args=[game.pk])
 
 
-def night_context(request, viewer: Viewer, view: NightView) -> dict[str, Any]:
+def night_context(request, viewer: Viewer, view: NightView, version: str) -> dict[str, Any]:
     night = viewer.night
     player = card_player(request, viewer)
     here = {entrant.player_id for entrant in view.entrants}
@@ -287,7 +288,7 @@ def night_context(request, viewer: Viewer, view: NightView) -> dict[str, Any]:
         "late": [(round_.number, table_rows(table)) for round_ in view.rounds[:-1] for table in round_.playing],
         "standings": standings_rows(view), "pairs_night": night.movement == Night.Movement.PAIRS,
         "round_numbers": [round_.number for round_ in view.rounds],
-        "poll_seconds": POLL_SECONDS, "version": viewer.etag(request),
+        "poll_seconds": POLL_SECONDS, "version": version,
         "check_in_url": reverse("night-check-in", args=[night.pk]),
     }
 
