@@ -282,6 +282,8 @@ def night_context(request, viewer: Viewer, view: NightView, version: str) -> dic
     current = view.current
     return {
         "night": night, "view": view, "viewer": viewer, "league": night.league, "card": card,
+        # A player not (or not yet) checked in: their card's place, filled by the page's next update once they are.
+        "card_awaited": player if card is None else None,
         "card_link": game_link(request, viewer, card.table.game) if card and card.table else "",
         "tables": [table_rows(table) for table in current.tables] if current else [],
         "sitting_out": [player.name for player in current.sitting_out] if current else [],

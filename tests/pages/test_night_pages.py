@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game, Night, NightPlayer, NightRound, NightSubstitution
 from games.services import hand_record, night_check_in, night_round_start, night_start, player_create
@@ -141,6 +142,33 @@ def test_the_director_checks_players_in_by_tapping_their_names_and_adds_a_new_on
     assert page.context["director"]
     assert [entrant.player.name for entrant, _ in page.context["here"]] == ["Ann", "Zoe Quinn"]
     assert "Ann" not in [player.name for player in page.context["not_here"]]
+
+
+def test_a_new_name_like_a_players_asks_before_adding_them(owner_client, night, room):
+    response = act(owner_client, night, "check-in", name="ann")
+    assert response.status_code == 400 and "name" in errors(response, "check_in_form")
+    assert response.context["check_in_form"].asks_to_confirm_names and not NightPlayer.objects.exists()
+    assert act(owner_client, night, "check-in", name="ann", allow_similar="on").status_code == 302
+    assert [entrant.player.name for entrant in NightPlayer.objects.all()] == ["ann"]
+
+
+def test_a_time_limited_round_says_when_time_is_up(owner_client, owner, league, room):
+    night = night_start(league=league, by=owner, game_type="spades", round_end="time", minutes=25)
+    for name in NINE:
+        night_check_in(night=night, by=owner, player=room[name])
+    round_ = night_round_start(night=night, by=owner)
+    page = owner_client.get(night_url(night)).content.decode()
+    assert f"Time is up at {timezone.localtime(round_.time_up_at):%H:%M}" in page
+
+
+def test_a_signed_in_player_not_yet_checked_in_is_told_so(client, night, owner, member, room, league):
+    from games.services import player_link
+
+    player_link(league=league, player=room["Cid"], user=member, by=owner)
+    client.force_login(member)
+    assert "Cid is not checked in" in client.get(night_url(night)).content.decode()
+    night_check_in(night=night, by=owner, player=room["Cid"])
+    assert client.get(night_url(night)).context["card"].text == "The first round has not started yet"
 
 
 @pytest.mark.parametrize(("action", "fields", "form", "field"), [
