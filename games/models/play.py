@@ -75,6 +75,8 @@ class Confirmation(models.TextChoices):
 
 # How long a finished league game whose hands are not all confirmed stays out of the standings, by default.
 PROVISIONAL_HOURS = 48
+# A month: a finished game waits at most this long for its unconfirmed hands before entering the standings.
+MAX_PROVISIONAL_HOURS = 24 * 31
 
 
 class League(models.Model):
