@@ -167,6 +167,13 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{game_type_name(self.game_type)} match #{self.pk}"
 
+    @property
+    def provisional(self) -> bool:
+        """Whether one of its games is provisional (finished with hands the other side has not yet confirmed,
+        its league's window not yet passed): then so is the match, out of the standings with it. Read from
+        its games (prefetched, or one query)."""
+        return any(game.provisional for game in self.games.all())
+
 
 def new_table_token() -> str:
     """A game's table token: 128 random bits, in the characters a link carries as they are."""
