@@ -103,9 +103,16 @@ def check_context(request, game: Game, hand: Hand, *, form=None, error: str = ""
         explanation=hand_explanation(game, hand, seats),
         your_seat_word=SEAT_WORDS.get(access.seat or ""), your_name=seats.get(access.seat or ""),
         handed_seats=[(seat, SEAT_WORDS[seat], seats[seat]) for seat in other_seats],
-        entered_by_side=hand.entered_side, hand_totals=list(zip(context["side_keys"], item["totals"], strict=True)), back="table" if may_score and not you_confirm else "follow",
+        entered_by_side=side_and_names(game, hand.entered_side, seats), hand_totals=list(zip(context["side_keys"], item["totals"], strict=True)), back="table" if may_score and not you_confirm else "follow",
     )
     return context
+
+
+def side_and_names(game: Game, side: str, seats: dict[str, str]) -> str:
+    """``NS (Ann & Cat)``: a side with the players in it (empty for none)."""
+    if not side or side not in game.ruleset.sides:
+        return side
+    return f"{side} ({' & '.join(seats[seat] for seat in game.ruleset.seats_of(side))})"
 
 
 def confirmer_for(request, game: Game, held) -> services.Confirmer:

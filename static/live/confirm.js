@@ -58,11 +58,25 @@ function csrfCookie() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-function say(text, problem = false) {
+// What the page says of a hand goes beside that hand, where it is in a list of hands (the follow page); the
+// page's status line says it too, for a screen reader, and shows it where there is no list (the confirm
+// screen, which is about one hand).
+function say(text, { number = null, problem = false } = {}) {
   const status = document.querySelector("[data-confirm-status]");
+  const card = number === null ? null : document.querySelector(`#hand-${number} .hand-check`);
+  if (card) {
+    let note = card.querySelector(".check-note");
+    if (!note) {
+      note = card.appendChild(document.createElement("p"));
+      note.className = "check-note";
+    }
+    note.textContent = text;
+    note.classList.toggle("problem", problem);
+  }
   if (status) {
     status.textContent = text;
     status.classList.toggle("problem", problem);
+    status.classList.toggle("visually-hidden", Boolean(card));
     status.hidden = false;
   }
 }
@@ -96,7 +110,7 @@ function start() {
   async function send() {
     const summary = await Outbox.flush({ csrf: csrfCookie() });
     for (const { entry, answer } of summary.recorded.filter((item) => item.entry.kind === "check")) {
-      say(answerWords(entry, answer));
+      say(answerWords(entry, answer), { number: entry.number });
       if (tapped && tapped.go && entry.key === tapped.key && answer && answer.location) {
         location.assign(answer.location);
       }
@@ -108,12 +122,12 @@ function start() {
         return summary;
       }
       release(entry);
-      say(answerWords(entry, answer.body, true), true);
+      say(answerWords(entry, answer.body, true), { number: entry.number, problem: true });
     }
     const waiting = (await Outbox.entries()).filter((entry) => entry.kind === "check" && ours(entry));
     waiting.forEach(hold);
-    if (summary.offline && waiting.length) {
-      say(keptWords(waiting[waiting.length - 1]));
+    if (summary.offline) {
+      waiting.forEach((entry) => say(keptWords(entry), { number: entry.number }));
     }
     return summary;
   }
@@ -138,13 +152,14 @@ function start() {
     tapped = { key: entry.key, form, go: form.hasAttribute("data-go") };
     await Outbox.put(entry);
     hold(entry);
-    say(navigator.onLine === false ? keptWords(entry) : `Hand ${entry.number}: sending ${whose(entry)}…`);
+    say(navigator.onLine === false ? keptWords(entry) : `Hand ${entry.number}: sending ${whose(entry)}…`,
+        { number: entry.number });
     await send();
   });
 
   Outbox.listen((message) => {
     if (message.game === Outbox.checksQueue(pageGame) && message.type === "checked" && message.answer) {
-      say(message.answer.detail || `Hand ${message.number}: sent.`);
+      say(message.answer.detail || `Hand ${message.number}: sent.`, { number: message.number });
     }
   });
   window.addEventListener("online", () => send());
@@ -164,10 +179,10 @@ function start() {
     const stopped = entries.filter((entry) => entry.kind === "check" && entry.state === "signin");
     await Promise.all(stopped.map((entry) => Outbox.put({ ...entry, state: "waiting" })));
     const waiting = entries.filter((entry) => entry.kind === "check" && ours(entry));
-    waiting.forEach(hold);
-    if (waiting.length) {
-      say(keptWords(waiting[waiting.length - 1]));
-    }
+    waiting.forEach((entry) => {
+      hold(entry);
+      say(keptWords(entry), { number: entry.number });
+    });
     send();
   });
 }

@@ -116,3 +116,22 @@ def test_a_dispute_sent_with_a_mistake_answers_which_field_in_json(client, table
                            HTTP_ACCEPT="application/json")
     assert response.status_code == 400 and response.json()["code"] == "invalid" and response.json()["errors"]
     assert not HandCheck.objects.exists()
+
+
+def test_a_provisional_game_does_not_keep_the_standings_updating(client, table, league, owner, start_game):
+    from games.standings.services import league_standings_update
+
+    hand_record(game=table, record=WINNING, by=owner)
+    league_standings_update(league_id=league.pk)
+
+    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert "Standings updating" not in page
+    assert "Not counted yet: 1" in page and "It enters the standings once confirmed, or 48 hours" in page
+
+    # A game that counts at once (the league no longer asks for confirmation) is awaited until the update.
+    league_update(league=league, by=owner, confirmation="off")
+    plain = start_game("spades", target=100)
+    hand_record(game=plain, record=WINNING, by=owner)
+    assert "Standings updating" in client.get(f"/leagues/{league.slug}/").content.decode()
+    league_standings_update(league_id=league.pk)
+    assert "Standings updating" not in client.get(f"/leagues/{league.slug}/").content.decode()
