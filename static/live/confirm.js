@@ -99,6 +99,15 @@ function release(entry) {
   }));
 }
 
+// No connection: the service worker sends what waits once it is back, even with the page closed (where the
+// browser has Background Sync; elsewhere the pages' own retries cover it).
+function backgroundSync() {
+  const worker = navigator.serviceWorker;
+  if (worker && worker.ready) {
+    worker.ready.then((registration) => registration.sync && registration.sync.register("outbox")).catch(() => null);
+  }
+}
+
 function start() {
   const here = handOf(location.pathname) || {};
   const pageGame = Number(document.querySelector("[data-confirm-game]")?.dataset.confirmGame || here.game);
@@ -109,6 +118,9 @@ function start() {
 
   async function send() {
     const summary = await Outbox.flush({ csrf: csrfCookie() });
+    if (summary.offline) {
+      backgroundSync();
+    }
     for (const { entry, answer } of summary.recorded.filter((item) => item.entry.kind === "check")) {
       say(answerWords(entry, answer), { number: entry.number });
       if (tapped && tapped.go && entry.key === tapped.key && answer && answer.location) {
@@ -116,8 +128,14 @@ function start() {
       }
     }
     for (const { entry, answer } of summary.refused) {
-      if (tapped && entry.key === tapped.key && tapped.form && !answer.network) {
-        // Refused as it was tapped: the form posts as it would without script, and the page says why.
+      if (tapped && tapped.go && entry.key === tapped.key) {
+        // Refused as it was tapped on the confirm screen: the form posts as it would without script (with the
+        // button tapped), and the screen that comes back says why (a dispute, each field to fix).
+        const button = tapped.submitter;
+        if (button && button.name) {
+          const field = tapped.form.appendChild(document.createElement("input"));
+          Object.assign(field, { type: "hidden", name: button.name, value: button.value });
+        }
         tapped.form.submit();
         return summary;
       }
@@ -149,7 +167,7 @@ function start() {
     const chosen = form.querySelector("input[name=seat]:checked");
     const who = (event.submitter && event.submitter.dataset.who) || (chosen && chosen.dataset.who) || "";
     const entry = checkEntry({ url, game: hand.game, number: hand.number, fields, user, who });
-    tapped = { key: entry.key, form, go: form.hasAttribute("data-go") };
+    tapped = { key: entry.key, form, submitter: event.submitter, go: form.hasAttribute("data-go") };
     await Outbox.put(entry);
     hold(entry);
     say(navigator.onLine === false ? keptWords(entry) : `Hand ${entry.number}: sending ${whose(entry)}…`,
