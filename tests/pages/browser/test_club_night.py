@@ -246,3 +246,47 @@ def run_the_night(organiser, browser, live_server, league, contexts, check_acces
     expect(tv.locator(".room-round")).to_contain_text("The night is over")
     assert [(row.locator("th").inner_text(), row.locator("td.num").nth(0).inner_text(),
              row.locator("td.num").nth(1).inner_text()) for row in tv.locator(".room-lines-table tbody tr").all()] == shown
+
+
+def test_the_director_runs_a_night_without_javascript(no_script_phone, club):
+    """Every control of the director's page is a form that posts and comes back: no script needed, a refusal shown
+    beside its field, the confirmation to move on a fold that opens without script."""
+    from games.services import hand_record
+
+    organiser = no_script_phone
+    sign_in(organiser, "owner")
+    organiser.goto(f"/leagues/{club.slug}/nights/new/?type=spades")
+    pick(organiser, "round_end", "After a number of hands")
+    organiser.get_by_label("Hands a round").fill("0")
+    organiser.get_by_role("button", name="Start the Spades night").click()
+    expect(organiser.locator(".field.invalid", has=organiser.get_by_label("Hands a round"))).to_contain_text(
+        "a round's hands must be a whole number from 1 to 50")
+    organiser.get_by_label("Hands a round").fill("1")
+    organiser.get_by_role("button", name="Start the Spades night").click()
+    night = Night.objects.get()
+    for name in ROOM[:8]:
+        organiser.get_by_role("button", name=f"Check in {name}").click()
+    expect(organiser.get_by_role("heading", name="Here (8)")).to_be_visible()
+    organiser.get_by_role("button", name="Start round 1").click()
+    expect(organiser.get_by_text("Round 1 has started: 2 tables.")).to_be_visible()
+
+    organiser.locator("summary", has_text="Move a table").click()
+    organiser.get_by_label("Table", exact=True).select_option(label="Table 2")
+    organiser.get_by_label("Moves to number").fill("100")
+    organiser.get_by_role("button", name="Move the table").click()
+    expect(organiser.locator(".field.invalid", has=organiser.get_by_label("Moves to number"))).to_contain_text(
+        "a table's number must be a whole number from 1 to 99")
+    organiser.get_by_label("Moves to number").fill("4")
+    organiser.get_by_role("button", name="Move the table").click()
+    expect(organiser.get_by_text("Table 2 is table 4 now.")).to_be_visible()
+
+    game = NightTable.objects.get(round__night=night, number=1).game
+    hand_record(game=game, record={"bids": {"N": 3, "E": 3, "S": 3, "W": 3},
+                                   "tricks": {"N": 4, "E": 3, "S": 3, "W": 3}}, by=game.created_by)
+    organiser.reload()
+    expect(organiser.get_by_role("button", name="Start round 2")).to_be_disabled()
+    organiser.locator("summary", has_text="Move on without waiting").click()
+    expect(organiser.get_by_text("table 4 finishes its game")).to_be_visible()
+    organiser.get_by_role("button", name="Yes, start round 2 now").click()
+    expect(organiser.get_by_text("Round 2 has started: 2 tables.")).to_be_visible()
+    expect(organiser.get_by_text("Round 1, table 4 is still playing (hand 1 of 1).")).to_be_visible()
