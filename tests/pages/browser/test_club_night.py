@@ -163,8 +163,11 @@ def run_the_night(organiser, browser, live_server, league, contexts, check_acces
     expect(ida.locator("[data-guide]")).to_have_text("The first round has not started yet")
     assert NightPlayer.objects.filter(night=night, player__name="Ida", checked_in_by=None).exists()
 
+    # The organiser's page shows her checked in by itself.
+    expect(organiser.get_by_role("heading", name="Here (9)")).to_be_visible()
+    expect(organiser.get_by_role("button", name="Check in Ida")).to_have_count(0)
+
     # Round 1: two tables in check-in order, Ida sits out: her phone says so by itself.
-    organiser.goto(night_page(night.pk))
     expect(organiser.locator("[data-next-step]")).to_have_text("9 checked in: start round 1 when everyone is here")
     organiser.get_by_role("button", name="Start round 1").click()
     expect(organiser.get_by_text("Round 1 has started: 2 tables.")).to_be_visible()
