@@ -7,8 +7,8 @@ before it started, an unknown rules version, a hand the rules refuse, seasons th
 reported; one problem and nothing is stored. Up to ``MAX_PROBLEMS`` are listed, each naming the season
 (``season "Autumn 2026"``), or the game (``G7``) and hand.
 
-The document's format version stays 1 while what is added to it is optional: a match's ``game_type`` and
-``seasons`` came later, and a document without them still restores.
+The document's format version stays 1 while what is added to it is optional: a match's ``game_type``,
+``seasons``, ``nights`` and a game's ``time_up_at`` came later, and a document without them still restores.
 """
 
 from __future__ import annotations
@@ -100,8 +100,8 @@ class ImportReport:
                 "game_types": dict(self.game_types)}
 
     def sentence(self) -> str:
-        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands; 2 finished, 1 in
-        progress.`` (seasons only when there are some)."""
+        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands, 1 club night; 2 finished,
+        1 in progress.`` (seasons, matches and club nights only when there are some)."""
         counts = self.as_dict()
         kinds = ", ".join(f"{count} {name}" for name, count in self.game_types.items())
         parts = [plural(counts["players"], "player"),
