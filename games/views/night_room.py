@@ -321,6 +321,8 @@ def night_place(game: Game) -> dict[str, Any] | None:
 
 
 def night_rows(nights: list[Night]) -> list[dict[str, Any]]:
-    """Nights as the league and home pages list them: each with its link and its board's."""
+    """Nights as the league and home pages list them: each with its link, its board's, its result sheet's and its
+    table cards'."""
     return [{"night": night, "url": night_page_url(night), "board": reverse("night-board", args=[night.pk]),
-             "results": reverse("night-results", args=[night.pk])} for night in nights]
+             "results": reverse("night-results", args=[night.pk]), "cards": reverse("night-cards", args=[night.pk])}
+            for night in nights]
