@@ -60,7 +60,9 @@ test-services:
 screenshots: install
 	SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots REQUIRE_SERVICES=1 \
 		$(BIN)/python -m pytest tests/pages/browser/test_screenshots.py tests/pages/browser/test_table_offline.py \
-		tests/pages/browser/test_every_phone.py tests/pages/browser/test_confirm_phones.py
+		tests/pages/browser/test_every_phone.py tests/pages/browser/test_confirm_phones.py \
+		tests/pages/browser/test_night_board.py \
+		tests/pages/browser/test_club_night.py
 
 lint: install
 	$(BIN)/ruff check .

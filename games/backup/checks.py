@@ -16,6 +16,7 @@ check each as it comes; :meth:`GameChecker.finish` adds what only the whole list
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -61,7 +62,7 @@ def item_name(collection: str, index: int, item: Any) -> str:
         name = item.get("name") if isinstance(item, dict) else None
         return f"season {shown(name)}" if isinstance(name, str) else f"season {index + 1}"
     key = item.get("key") if isinstance(item, dict) else None
-    word = {"games": "game", "players": "player", "matches": "match"}.get(collection, collection)
+    word = {"games": "game", "players": "player", "matches": "match", "nights": "night"}.get(collection, collection)
     return f"{word} {key}" if isinstance(key, str) and key else f"{collection}[{index}]"
 
 
@@ -75,7 +76,7 @@ def where(path: Iterable[Any], document: Any) -> str:
         step = path[i]
         following = path[i + 1] if i + 1 < len(path) else None
         if isinstance(step, str) and isinstance(following, int) and step in ("games", "players", "matches",
-                                                                                "seasons", "hands"):
+                                                                                "seasons", "hands", "nights"):
             items = node.get(step) if isinstance(node, dict) else None
             item = items[following] if isinstance(items, list) and following < len(items) else None
             parts.append(f"hand {following + 1}" if step == "hands" else item_name(step, following, item))
@@ -271,6 +272,7 @@ class CheckedGame:
     started_at: datetime | None
     finished_at: datetime | None
     entered: list[datetime | None]
+    time_up_at: datetime | None = None
     confirmation: str = "off"
     # Each hand's confirmation, in a game whose confirmation is ``opponents`` (else empty).
     confirmations: tuple[HandConfirmation, ...] = ()
@@ -298,7 +300,7 @@ class GameChecker:
         if not shaped:
             return None, problems
         times: dict[str, datetime | None] = {}
-        for label in ("started_at", "finished_at"):
+        for label in ("started_at", "finished_at", "time_up_at"):
             try:
                 times[label] = moment(entry.get(label))
             except ValueError as error:
@@ -334,7 +336,8 @@ class GameChecker:
             key=entry["key"], game_type=entry["game_type"], seats=dict(entry["seats"]), ruleset=ruleset,
             state=state, rules_version=rules_version, abandoned=abandoned, match=entry.get("match"),
             match_game_number=entry.get("match_game_number"), started_at=started, finished_at=finished,
-            entered=entered, confirmation=confirmation, confirmations=tuple(confirmations),
+            entered=entered, time_up_at=times.get("time_up_at"), confirmation=confirmation,
+            confirmations=tuple(confirmations),
         ), []
 
     def rule_problems(self, entry: Mapping[str, Any]) -> list[str]:
@@ -473,3 +476,53 @@ def check_games(document: Any) -> tuple[list[CheckedGame], list[str]]:
         if game is not None:
             checked.append(game)
     return checked, problems + checker.finish()
+
+
+# --- club nights -----------------------------------------------------------------------------------------
+
+
+def night_problems(document: Any) -> list[str]:
+    """What the schema cannot say of the document's club nights (their shapes already checked): keys used once,
+    entrants and those sitting out among the players, each checked in once, rounds numbered 1 to n, table
+    numbers used once a round, each table's game listed, of the night's game type and at no other table."""
+    players = facts_of(document).players
+    games = {entry["key"]: entry.get("game_type") for entry in listed(document, "games")
+             if isinstance(entry, dict) and isinstance(entry.get("key"), str)}
+    problems = duplicates(listed(document, "nights"), "nights", document)
+    tables_of: dict[str, str] = {}
+    for index, night in enumerate(listed(document, "nights")):
+        name = item_name("nights", index, night)
+        entrants = [entrant["player"] for entrant in night.get("entrants", [])]
+        problems += [f"{name}: {shown(key)} is checked in but not among the players"
+                     for key in dict.fromkeys(entrants) if key not in players]
+        problems += [f"{name}: {shown(key)} is checked in twice; a player is checked in to a night once"
+                     for key, count in Counter(entrants).items() if count > 1]
+        rounds = night.get("rounds_played", [])
+        numbers = [round_["number"] for round_ in rounds]
+        if numbers != list(range(1, len(numbers) + 1)):
+            problems.append(f"{name}: its rounds are numbered {', '.join(map(shown, numbers))}; rounds are "
+                            f"numbered 1 to {len(numbers)} in the order played")
+        for round_ in rounds:
+            where_round = f"{name}: round {round_['number']}"
+            named = [*round_.get("sitting_out", []),
+                     *(player for table in round_["tables"] for change in table.get("substitutions", [])
+                       for player in (change["leaving"], change["arriving"]))]
+            problems += [f"{where_round}: {shown(key)} is not among the players"
+                         for key in dict.fromkeys(named) if key not in players]
+            seen: set[int] = set()
+            for table in round_["tables"]:
+                where_table = f"{where_round}: table {table['number']}"
+                if table["number"] in seen:
+                    problems.append(f"{where_table}: the round has two tables {table['number']}")
+                seen.add(table["number"])
+                game = table["game"]
+                if game not in games:
+                    problems.append(f"{where_table}: its game {shown(game)} is not listed")
+                elif game in tables_of:
+                    problems.append(f"{where_table}: its game {game} is also {tables_of[game]}'s; a game is "
+                                    "played at one table")
+                elif games[game] != night["game_type"]:
+                    problems.append(f"{where_table}: its game {game} is {shown(games[game])}, but the night plays "
+                                    f"{night['game_type']}")
+                tables_of.setdefault(game, where_table)
+    return problems

@@ -28,6 +28,8 @@ SCHEMA_ID = "https://scorekeeper.invalid/schemas/league-backup-v1.json"
 
 PLAYER_KEY = {"type": "string", "pattern": "^P[0-9]+$"}
 MATCH_KEY = "^M[0-9]+$"
+GAME_KEY = "^G[0-9]+$"
+NIGHT_KEY = "^N[0-9]+$"
 
 
 def closed(required: list[str], properties: dict[str, Any], **more: Any) -> dict[str, Any]:
@@ -108,7 +110,7 @@ def matches() -> dict[str, Any]:
 
 def game() -> dict[str, Any]:
     return closed(["key", "game_type", "seats", "options", "hands"], {
-        "key": {"type": "string", "pattern": "^G[0-9]+$", "description": "Unique among the games."},
+        "key": {"type": "string", "pattern": GAME_KEY, "description": "Unique among the games."},
         "game_type": ref("game_type"),
         "seats": ref("seats"),
         "options": {"type": "object",
@@ -123,6 +125,9 @@ def game() -> dict[str, Any]:
                         "description": "Not before started_at; null while the game is in progress."},
         "confirmation": ref("confirmation", description="Whether the other side confirms each hand of this game. "
                                                         "A backup without it: off, every hand as entered."),
+        "time_up_at": {"anyOf": [ref("moment"), {"type": "null"}], "default": None,
+                       "description": "A club night's game in a round with a time limit: once this moment has "
+                                      "passed, the hand in play is the game's last. Optional."},
         "hands": {
             "type": "array",
             "description": "In the order played, numbered 1, 2, 3... Totals, winner and status are not stored: "
@@ -170,6 +175,74 @@ def check() -> dict[str, Any]:
     })
 
 
+def nights() -> dict[str, Any]:
+    seat = {"type": "string", "enum": ["N", "E", "S", "W"]}
+    moment_or_null = {"anyOf": [ref("moment"), {"type": "null"}], "default": None}
+    return {
+        "type": "array",
+        "description": "The league's club nights (docs/club-night.md), oldest first: who came, and each round's "
+                       "tables, whose games are among the games (by key). Their standings are not stored: they follow "
+                       "from the games. A night's code is not kept: a restored night has a new one. Optional: a "
+                       "backup written before nights were kept has none. Keys are unique.",
+        "items": closed(["key", "name", "game_type", "options", "rounds"], {
+            "key": {"type": "string", "pattern": NIGHT_KEY},
+            "name": text(1, 120),
+            "game_type": ref("game_type"),
+            "options": {"type": "object", "description": "The games' house rules, every option filled in."},
+            "movement": {"enum": ["individual", "pairs"], "default": "individual"},
+            "round_end": {"enum": ["hands", "time", "target"], "default": "hands"},
+            "hands": {"type": ["integer", "null"], "minimum": 1, "maximum": 50, "default": None,
+                      "description": "A round's hands (round_end hands)."},
+            "minutes": {"type": ["integer", "null"], "minimum": 5, "maximum": 240, "default": None,
+                        "description": "A round's minutes (round_end time)."},
+            "rounds": {"type": "integer", "minimum": 1, "maximum": 60, "description": "Rounds planned."},
+            "status": {"enum": ["checking_in", "playing", "finished"], "default": "checking_in"},
+            "created_at": ref("moment"),
+            "finished_at": moment_or_null,
+            "entrants": {
+                "type": "array",
+                "description": "Who was checked in, in check-in order; each player once.",
+                "items": closed(["player"], {
+                    "player": PLAYER_KEY,
+                    "pair": {"type": ["integer", "null"], "minimum": 1, "default": None,
+                             "description": "A pairs night: the number shared with the partner."},
+                    "arrived_at": ref("moment"),
+                    "left_at": {**moment_or_null, "description": "When they left; null: still there."},
+                }),
+            },
+            "rounds_played": {
+                "type": "array",
+                "description": "The rounds started, numbered 1, 2, 3... in order.",
+                "items": closed(["number", "tables"], {
+                    "number": {"type": "integer", "minimum": 1},
+                    "started_at": ref("moment"),
+                    "time_up_at": moment_or_null,
+                    "sitting_out": {"type": "array", "items": PLAYER_KEY, "description": "Who sat the round out."},
+                    "tables": {
+                        "type": "array",
+                        "items": closed(["number", "game"], {
+                            "number": {"type": "integer", "minimum": 1, "maximum": 99},
+                            "game": {"type": "string", "pattern": GAME_KEY,
+                                     "description": "The key of the table's game (of the night's game type); a "
+                                                    "game is at one table only."},
+                            "substitutions": {
+                                "type": "array",
+                                "items": closed(["seat", "leaving", "arriving"], {
+                                    "seat": seat,
+                                    "leaving": PLAYER_KEY,
+                                    "arriving": PLAYER_KEY,
+                                    "after_hands": {"type": "integer", "minimum": 0, "default": 0},
+                                    "at": ref("moment"),
+                                }),
+                            },
+                        }),
+                    },
+                }),
+            },
+        }),
+    }
+
+
 def definitions() -> dict[str, Any]:
     return {
         "game_type": {
@@ -197,8 +270,8 @@ def build() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": f"Scorekeeper league backup, version {VERSION}",
-        "description": "A league as one JSON document: its settings, players, seasons, matches and games, each game "
-                       "with its options, the rules version that scored it and every hand as it was entered. "
+        "description": "A league as one JSON document: its settings, players, seasons, matches, games and club "
+                       "nights, each game with its options, the rules version that scored it and every hand as it was entered. "
                        "Written by the league page's backup download, GET /api/v1/leagues/{id}/backup/ and "
                        "`manage.py export_league`; read back by the restore page, POST /api/v1/leagues/import/ and "
                        "`manage.py import_league`, which check it against this schema and the rules of each game "
@@ -213,6 +286,7 @@ def build() -> dict[str, Any]:
             "seasons": seasons(),
             "matches": matches(),
             "games": {"type": "array", "items": ref("game")},
+            "nights": nights(),
         }),
         "$defs": definitions(),
     }

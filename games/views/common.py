@@ -44,19 +44,21 @@ def visible_league_or_404(request, slug: str) -> League:
     return league
 
 
-def game_or_refusal(request, game_id: int, *, need: Literal["view", "score"]) -> Game:
-    """The game, as ``selectors.game_for`` finds it for the pages' user; its refusals as the pages show them."""
+def game_or_refusal(request, game_id: int, *, need: Literal["view", "score"],
+                    related: Sequence[str] = selectors.GAME_RELATED) -> Game:
+    """The game, as ``selectors.game_for`` finds it for the pages' user (``related`` joined); its refusals as the
+    pages show them."""
     try:
-        return selectors.game_for(request.user, game_id, need=need)
+        return selectors.game_for(request.user, game_id, need=need, related=related)
     except NotFound:
         raise Http404("No such game") from None
     except NotAllowed:
         raise PermissionDenied("You cannot keep score in this game.") from None
 
 
-def visible_game_or_404(request, game_id: int) -> Game:
+def visible_game_or_404(request, game_id: int, related: Sequence[str] = selectors.GAME_RELATED) -> Game:
     """The game, if the user may see it; a private league's game is a 404 to everyone else."""
-    return game_or_refusal(request, game_id, need="view")
+    return game_or_refusal(request, game_id, need="view", related=related)
 
 
 def scorable_game_or_403(request, game_id: int) -> Game:

@@ -12,10 +12,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import policy, selectors, services
 from games.forms import LeagueForm, MemberForm
 from games.models import Game, Invitation, League, display_name
+from games.nights import league_nights
 from games.standings.selectors import league_seasons
 
 from .common import submitted, visible_league_or_404
 from .home import game_rows
+from .night_room import night_rows
 from .standings import chosen_sort, season_or_404, standings_view
 
 
@@ -55,6 +57,7 @@ def league_context(request, league: League, *, member_form=None):
         "live": game_rows(in_progress),
         "recent": game_rows(recent),
         "provisional": provisional,
+        "nights": night_rows(league_nights(league)),
         "members": member_rows(request, league),
         "role": policy.league_role(request.user, league),
         "can_manage": can_manage,

@@ -398,5 +398,5 @@ def test_a_page_opened_from_the_phones_copy_says_when_it_was_made(table_phone, w
     open_table(page, game)
     wifi.set(DOWN)  # the Wi-Fi is there, but leads nowhere: the browser still believes it is online
     page.reload()
-    expect(page.locator("#connection")).to_contain_text("No connection: this is the game as it was at")
+    expect(page.locator("#connection")).to_contain_text("Offline: this is the game as it was at")
     expect(page.locator("#entry-title")).to_contain_text("Hand 1")
