@@ -123,11 +123,11 @@ def game() -> dict[str, Any]:
         "started_at": ref("moment"),
         "finished_at": {"anyOf": [ref("moment"), {"type": "null"}],
                         "description": "Not before started_at; null while the game is in progress."},
-        "confirmation": ref("confirmation", description="Whether the other side confirms each hand of this game. "
-                                                        "A backup without it: off, every hand as entered."),
         "time_up_at": {"anyOf": [ref("moment"), {"type": "null"}], "default": None,
                        "description": "A club night's game in a round with a time limit: once this moment has "
                                       "passed, the hand in play is the game's last. Optional."},
+        "confirmation": ref("confirmation", description="Whether the other side confirms each hand of this game. "
+                                                        "A backup without it: off, every hand as entered."),
         "hands": {
             "type": "array",
             "description": "In the order played, numbered 1, 2, 3... Totals, winner and status are not stored: "
@@ -154,24 +154,6 @@ def game() -> dict[str, Any]:
                            "description": "Its confirmation trail, oldest first."},
             }),
         },
-    })
-
-
-def check() -> dict[str, Any]:
-    return closed(["action", "at"], {
-        "action": {"enum": list(HandCheck.Action.values),
-                   "description": "confirmed or disputed by a player of the other side, or kept as entered by "
-                                  "the scorekeeper after a dispute."},
-        "seat": {"enum": ["", *SEATS], "default": "",
-                 "description": "The seat of the player who confirmed or disputed it (empty: the scorekeeper)."},
-        "via": {"enum": list(HandCheck.Via.values), "default": "account",
-                "description": "How: " + "; ".join(f"{value}: {label}" for value, label in HandCheck.Via.choices) + "."},
-        "at": ref("moment"),
-        "record": {"type": "object",
-                   "description": "A dispute: the hand as the disputing player says it was (a record as for any "
-                                  "hand; checked by the rules at that point of the game)."},
-        "note": {"type": "string", "maxLength": 500, "default": "",
-                 "description": "Why: the disputing player's, or the scorekeeper's when keeping it."},
     })
 
 
@@ -241,6 +223,22 @@ def nights() -> dict[str, Any]:
             },
         }),
     }
+def check() -> dict[str, Any]:
+    return closed(["action", "at"], {
+        "action": {"enum": list(HandCheck.Action.values),
+                   "description": "confirmed or disputed by a player of the other side, or kept as entered by "
+                                  "the scorekeeper after a dispute."},
+        "seat": {"enum": ["", *SEATS], "default": "",
+                 "description": "The seat of the player who confirmed or disputed it (empty: the scorekeeper)."},
+        "via": {"enum": list(HandCheck.Via.values), "default": "account",
+                "description": "How: " + "; ".join(f"{value}: {label}" for value, label in HandCheck.Via.choices) + "."},
+        "at": ref("moment"),
+        "record": {"type": "object",
+                   "description": "A dispute: the hand as the disputing player says it was (a record as for any "
+                                  "hand; checked by the rules at that point of the game)."},
+        "note": {"type": "string", "maxLength": 500, "default": "",
+                 "description": "Why: the disputing player's, or the scorekeeper's when keeping it."},
+    })
 
 
 def definitions() -> dict[str, Any]:
