@@ -40,6 +40,18 @@ CASES = [
                  "NS and EW are level at −210: the game goes on until one is ahead at the end of a hand; "
                  "NS need 710 to reach 500; EW need 710 to reach 500",
                  id="spades: level at the losing score, play goes on"),
+    pytest.param("spades", {"lose_at": -200}, {"NS": -199, "EW": 90}, {"bags": {"NS": 0, "EW": 0}},
+                 "NS need 699 to reach 500; EW need 410 to reach 500; NS are 1 above −200, where the game ends",
+                 id="spades: with lose_at, one point above the score that ends the game"),
+    pytest.param("spades", {"lose_at": -200}, {"NS": -200, "EW": -200}, {"bags": {"NS": 0, "EW": 0}},
+                 "NS and EW are level at −200: the game goes on until one is ahead at the end of a hand; "
+                 "NS need 700 to reach 500; EW need 700 to reach 500",
+                 id="spades: level exactly on the losing score, play goes on"),
+    pytest.param("spades", {"lose_at": -200, "partnerships": False}, {"N": 520, "E": 520, "S": -250, "W": 0},
+                 {"bags": {"N": 0, "E": 0, "S": 0, "W": 0}},
+                 "Ann and Bob are level at 520: the game goes on until one is ahead at the end of a hand; "
+                 "Cat needs 750 to reach 500; Dan needs 500 to reach 500",
+                 id="spades: level at the top past the target with a player past lose_at, said once"),
     pytest.param("spades", {"partnerships": False}, {"N": 520, "E": 520, "S": 300, "W": 100},
                  {"bags": {"N": 0, "E": 0, "S": 0, "W": 0}},
                  "Ann and Bob are level at 520: the game goes on until one is ahead at the end of a hand; "
