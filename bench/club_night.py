@@ -190,9 +190,13 @@ def open_board(api: Api, board: Watcher) -> None:
         connection.close()
     if status != 200:
         raise RuntimeError(f"the room's TV could not open {board.path}: {status}")
+    board.path = asked_by(page, board.path)
+
+
+def asked_by(page: str, path: str) -> str:
+    """What the page at ``path`` asks whether it changed: its ``data-live-url``, else the page itself."""
     found = LIVE_URL.search(page)
-    if found:
-        board.path = found.group(1).replace("&amp;", "&")
+    return found.group(1).replace("&amp;", "&") if found else path
 
 
 def watched(api: Api, watchers: list[Watcher], work):

@@ -35,6 +35,9 @@ def test_four_phones_follow_each_table_and_one_tv_the_room(bench_night):
 
 
 def test_every_watcher_opens_its_page_and_is_answered_304_while_nothing_changes(bench_night):
+    tv = Client().get(bench_night.board.path, HTTP_COOKIE=bench_night.board.cookie, HTTP_ACCEPT="text/html")
+    assert tv.status_code == 200
+    bench_night.board.path = club_night.asked_by(tv.content.decode(), bench_night.board.path)
     for watcher in bench_night.watchers:
         opened = Client().get(watcher.path, HTTP_COOKIE=watcher.cookie, HTTP_ACCEPT="text/html")
         assert opened.status_code == 200, watcher.name
