@@ -146,7 +146,7 @@ def run_the_night(organiser, browser, live_server, league, contexts, check_acces
     check_accessible(organiser)
 
     # The room's TV shows the board from the start.
-    board = organiser.get_by_role("link", name="Room board (TV)").get_attribute("href")
+    board = organiser.get_by_role("link", name="Room board (for a TV)").get_attribute("href")
     tv_context = browser.new_context(viewport=TV, base_url=live_server.url)
     contexts.append(tv_context)
     tv = tv_context.new_page()
