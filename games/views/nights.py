@@ -446,12 +446,13 @@ def night_action(request, night_id: int):
     said = act(request, night, form, view) if form.is_valid() else None
     if said:
         messages.success(request, said)
-        return redirect(reverse("night", args=[night.pk]) + ANCHORS.get(action, ""))
+        return redirect(reverse("night", args=[night.pk]) + ANCHORS.get(action, "#content"))
     bound = (action, form)
     return page(request, Viewer(night=night, runs=True), bound=bound, status=form.status)
 
 
-# Where the page opens after an action: beside what it changed.
+# Where the page opens after an action: beside what it changed; else at the top of the page (the fragment is
+# always given, or the browser would keep the one the form was sent from).
 ANCHORS = {"check-in": "#check-in", "check-out": "#here", "pair": "#here", "substitute": "#tables",
            "move": "#tables", "end-table": "#tables", "code": "#code"}
 
