@@ -236,6 +236,27 @@ def moment(value: Any) -> datetime | None:
 
 
 @dataclass(frozen=True)
+class CheckedCheck:
+    """One entry of a hand's confirmation trail, read."""
+
+    action: str
+    seat: str
+    via: str
+    at: datetime | None
+    record: Mapping[str, Any] | None
+    note: str
+
+
+@dataclass(frozen=True)
+class HandConfirmation:
+    """Where a hand stands with the other side (a game whose confirmation is ``opponents``), and its trail."""
+
+    state: str
+    entered_side: str
+    checks: tuple[CheckedCheck, ...] = ()
+
+
+@dataclass(frozen=True)
 class CheckedGame:
     """A game of the document that passed every check, re-scored: what a restore stores."""
 
@@ -252,6 +273,9 @@ class CheckedGame:
     finished_at: datetime | None
     entered: list[datetime | None]
     time_up_at: datetime | None = None
+    confirmation: str = "off"
+    # Each hand's confirmation, in a game whose confirmation is ``opponents`` (else empty).
+    confirmations: tuple[HandConfirmation, ...] = ()
 
 
 @dataclass
@@ -303,13 +327,17 @@ class GameChecker:
             problems.append(f"{name}: it is marked abandoned, yet its hands finish it")
         if finished and not state.finished and not abandoned:
             problems.append(f"{name}: it has a finished_at, yet its hands do not finish it (nor was it abandoned)")
+        confirmation = entry.get("confirmation", OFF)
+        confirmations, confirmation_problems = hand_confirmations(entry["hands"], confirmation, ruleset, state)
+        problems += [f"{name}: {problem}" for problem in confirmation_problems]
         if problems:
             return None, problems
         return CheckedGame(
             key=entry["key"], game_type=entry["game_type"], seats=dict(entry["seats"]), ruleset=ruleset,
             state=state, rules_version=rules_version, abandoned=abandoned, match=entry.get("match"),
             match_game_number=entry.get("match_game_number"), started_at=started, finished_at=finished,
-            entered=entered, time_up_at=times.get("time_up_at"),
+            entered=entered, time_up_at=times.get("time_up_at"), confirmation=confirmation,
+            confirmations=tuple(confirmations),
         ), []
 
     def rule_problems(self, entry: Mapping[str, Any]) -> list[str]:
@@ -358,6 +386,82 @@ class GameChecker:
         """What only the whole list of games shows: a match none of whose games is listed has no game type."""
         return [f"match {key} has no games, so its game type is unknown"
                 for key, game_type in self.facts.matches.items() if game_type is None and key not in self.match_types]
+
+
+# --- confirmation by the other side ----------------------------------------------------------------------
+
+OFF, OPPONENTS = "off", "opponents"
+CONFIRMATION_FIELDS = ("confirmation", "entered_side", "checks")
+
+
+def hand_confirmations(hands: list[dict[str, Any]], confirmation: str, ruleset: Ruleset,
+                       state: GameState) -> tuple[list[HandConfirmation], list[str]]:
+    """Each hand's confirmation (shapes already checked by the schema) and the problems in them, each naming
+    the hand. A hand of a game with confirmation that says nothing of it is confirmed (a backup written
+    before confirmation was kept); a game without confirmation has none to say."""
+    if confirmation != OPPONENTS:
+        return [], [f"hand {number}: it has a {'/'.join(sorted(set(CONFIRMATION_FIELDS) & set(hand)))}, but "
+                    "the game's hands are not confirmed by the other side (its confirmation is off)"
+                    for number, hand in enumerate(hands, 1) if set(CONFIRMATION_FIELDS) & set(hand)]
+    confirmations, problems = [], []
+    for number, hand in enumerate(hands, 1):
+        found: list[str] = []
+        hand_state = hand.get("confirmation", "confirmed")
+        side = hand.get("entered_side", "")
+        if side and side not in ruleset.sides:
+            found.append(f"entered_side is {shown(side)}, not one of the game's sides ({', '.join(ruleset.sides)}) "
+                         "nor empty")
+        checks = []
+        for position, check in enumerate(hand.get("checks", []), 1):
+            checks.append(read_check(check, position, ruleset, side, found))
+            if check["action"] == "disputed" and "record" in check:
+                found += [f"check {position}: {problem}"
+                          for problem in disputed_record_problems(ruleset, state, number, check["record"])]
+        last = checks[-1].action if checks else None
+        if hand_state in ("disputed", "kept") and last != hand_state:
+            found.append(f"it is {hand_state}, but the last of its checks is {shown(last) if last else 'missing'}")
+        elif hand_state == "confirmed" and last is not None and last != "confirmed":
+            found.append(f"it is confirmed, but the last of its checks says {last}")
+        problems += [f"hand {number}: {problem}" for problem in found]
+        confirmations.append(HandConfirmation(state=hand_state, entered_side=side, checks=tuple(checks)))
+    return confirmations, problems
+
+
+def read_check(check: Mapping[str, Any], position: int, ruleset: Ruleset, entered_side: str,
+               found: list[str]) -> CheckedCheck:
+    """One check of a trail, read; what is wrong with it added to ``found``."""
+    action, seat = check["action"], check.get("seat", "")
+    where_said = f"check {position}"
+    at = None
+    try:
+        at = moment(check.get("at"))
+    except ValueError as error:
+        found.append(f"{where_said}: {error}")
+    if action == "disputed" and "record" not in check:
+        found.append(f"{where_said}: a dispute needs the record of the hand as the disputing player says it was")
+    if action != "disputed" and "record" in check:
+        found.append(f"{where_said}: only a dispute has a record")
+    if action in ("confirmed", "disputed") and not seat:
+        found.append(f"{where_said}: a hand is {action} by a player: say their seat")
+    if action == "kept" and seat:
+        found.append(f"{where_said}: a hand is kept by the scorekeeper, who has no seat")
+    if seat and entered_side and ruleset.side_of(seat) == entered_side:
+        found.append(f"{where_said}: {seat} is of {entered_side}, the side that entered the hand; the other "
+                     "side confirms or disputes it")
+    return CheckedCheck(action=action, seat=seat, via=check.get("via", "account"), at=at,
+                        record=check.get("record"), note=check.get("note", ""))
+
+
+def disputed_record_problems(ruleset: Ruleset, state: GameState, number: int, record: Any) -> list[str]:
+    """A dispute's record must be a hand the rules allow where the hand was played."""
+    before = state.hands[number - 2] if number > 1 else None
+    start = ruleset.initial_state() if before is None else ruleset.resume(
+        totals=before.totals, extras=before.extras, hands_played=before.number)
+    try:
+        ruleset.play(start, record)
+    except RulesError as error:
+        return [f"the disputed record: {error}"]
+    return []
 
 
 def check_games(document: Any) -> tuple[list[CheckedGame], list[str]]:

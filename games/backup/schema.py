@@ -13,7 +13,14 @@ import json
 from functools import cache
 from typing import Any
 
-from games.rules import RULES_VERSION, RULESETS
+from games.models.play import (
+    HAND_CHECK_STATES,
+    MAX_PROVISIONAL_HOURS,
+    PROVISIONAL_HOURS,
+    Confirmation,
+    HandCheck,
+)
+from games.rules import RULES_VERSION, RULESETS, SEATS
 
 FORMAT = "scorekeeper-league"
 VERSION = 1
@@ -52,6 +59,12 @@ def league() -> dict[str, Any]:
             "propertyNames": ref("game_type"),
             "additionalProperties": {"type": "object"},
         },
+        "confirmation": ref("confirmation", description="Whether the other side confirms each hand of the games "
+                                                        "the league starts from now on (its house rule)."),
+        "provisional_hours": {"type": "integer", "minimum": 0, "maximum": MAX_PROVISIONAL_HOURS,
+                              "default": PROVISIONAL_HOURS,
+                              "description": "How many hours a finished game with hands not yet confirmed stays "
+                                             "provisional (out of the standings)."},
     })
 
 
@@ -113,15 +126,32 @@ def game() -> dict[str, Any]:
         "time_up_at": {"anyOf": [ref("moment"), {"type": "null"}], "default": None,
                        "description": "A club night's game in a round with a time limit: once this moment has "
                                       "passed, the hand in play is the game's last. Optional."},
+        "confirmation": ref("confirmation", description="Whether the other side confirms each hand of this game. "
+                                                        "A backup without it: off, every hand as entered."),
         "hands": {
             "type": "array",
             "description": "In the order played, numbered 1, 2, 3... Totals, winner and status are not stored: "
-                           "they follow from re-scoring these.",
+                           "they follow from re-scoring these; nor are the game's count of unconfirmed hands and "
+                           "whether it is provisional: they follow from its hands' confirmation, when it finished "
+                           "and the league's provisional_hours.",
             "items": closed(["record"], {
                 "number": {"type": "integer", "minimum": 1},
                 "record": {"type": "object",
                            "description": "The hand record exactly as docs/rules/<game>.md describes it."},
                 "entered_at": ref("moment"),
+                "confirmation": {"enum": list(HAND_CHECK_STATES), "default": "confirmed",
+                                 "description": "Where the hand stands with the other side, in a game whose "
+                                                "confirmation is opponents (and only there): waiting for them, "
+                                                "confirmed, disputed, or kept by the scorekeeper after a dispute. "
+                                                "Absent: confirmed. Other than waiting, it is what the last of its "
+                                                "checks did (a correction the backup does not carry can make a "
+                                                "hand wait again)."},
+                "entered_side": {"type": "string", "maxLength": 4, "default": "",
+                                 "description": "The side of whoever entered it, which does not confirm it (one "
+                                                "of the game's sides, e.g. NS); empty: a scorekeeper not at the "
+                                                "table, whose hands either side confirms."},
+                "checks": {"type": "array", "items": ref("check"),
+                           "description": "Its confirmation trail, oldest first."},
             }),
         },
     })
@@ -193,6 +223,22 @@ def nights() -> dict[str, Any]:
             },
         }),
     }
+def check() -> dict[str, Any]:
+    return closed(["action", "at"], {
+        "action": {"enum": list(HandCheck.Action.values),
+                   "description": "confirmed or disputed by a player of the other side, or kept as entered by "
+                                  "the scorekeeper after a dispute."},
+        "seat": {"enum": ["", *SEATS], "default": "",
+                 "description": "The seat of the player who confirmed or disputed it (empty: the scorekeeper)."},
+        "via": {"enum": list(HandCheck.Via.values), "default": "account",
+                "description": "How: " + "; ".join(f"{value}: {label}" for value, label in HandCheck.Via.choices) + "."},
+        "at": ref("moment"),
+        "record": {"type": "object",
+                   "description": "A dispute: the hand as the disputing player says it was (a record as for any "
+                                  "hand; checked by the rules at that point of the game)."},
+        "note": {"type": "string", "maxLength": 500, "default": "",
+                 "description": "Why: the disputing player's, or the scorekeeper's when keeping it."},
+    })
 
 
 def definitions() -> dict[str, Any]:
@@ -203,6 +249,10 @@ def definitions() -> dict[str, Any]:
                            + ", ".join(f"{ruleset.game_type} ({ruleset.name})" for ruleset in RULESETS.values()) + ".",
         },
         "game": game(),
+        "check": check(),
+        "confirmation": {"enum": list(Confirmation.values), "default": "off",
+                         "description": "off: the scorekeeper's word stands; opponents: a player of the side that "
+                                        "did not enter a hand confirms it (docs/table.md)."},
         "day": {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
                 "description": "A day, YYYY-MM-DD (in the site's time zone: a game belongs to the season containing "
                                "the day it finished there)."},

@@ -7,12 +7,18 @@ before it started, an unknown rules version, a hand the rules refuse, seasons th
 reported; one problem and nothing is stored. Up to ``MAX_PROBLEMS`` are listed, each naming the season
 (``season "Autumn 2026"``), or the game (``G7``) and hand.
 
-The document's format version stays 1 while what is added to it is optional: a match's ``game_type`` and
-``seasons`` came later, and a document without them still restores.
+The document's format version stays 1 while what is added to it is optional: a match's ``game_type``,
+``seasons``, confirmation by the other side, ``nights`` and a game's ``time_up_at`` came later, and a document
+without them still restores (a game without ``confirmation``: off; a hand of a game with it that says nothing:
+confirmed).
+
+Each hand's confirmation and its trail are restored as they were; what follows from them (a game's count of
+unconfirmed hands, and whether it is provisional) is worked out again, as recording them does.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,8 +40,11 @@ from games.backup.schema import FORMAT, VERSION
 from games.errors import InvalidInput, NotAllowed
 from games.idempotency import once
 from games.models import (
+    PROVISIONAL_HOURS,
+    Confirmation,
     Game,
     Hand,
+    HandCheck,
     League,
     Match,
     Membership,
@@ -51,6 +60,7 @@ from games.models import (
 from games.models.nights import new_night_code
 from games.rules import SEATS, shown
 
+from .hand_checks import UNSETTLED, is_provisional
 from .hands import apply_state, plain
 from .leagues import check_default_options, checked_slug, unique_slug
 from .matches import match_refresh
@@ -100,8 +110,8 @@ class ImportReport:
                 "game_types": dict(self.game_types)}
 
     def sentence(self) -> str:
-        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands; 2 finished, 1 in
-        progress.`` (seasons only when there are some)."""
+        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands, 1 club night; 2 finished,
+        1 in progress.`` (seasons, matches and club nights only when there are some)."""
         counts = self.as_dict()
         kinds = ", ".join(f"{count} {name}" for name, count in self.game_types.items())
         parts = [plural(counts["players"], "player"),
@@ -195,7 +205,9 @@ def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> Import
         else:
             slug = checked_slug(wanted)
     league = League.objects.create(name=name, slug=slug, is_public=about.get("is_public", True),
-                                   default_options=default_options, created_by=by)
+                                   default_options=default_options, created_by=by,
+                                   confirmation=about.get("confirmation", Confirmation.OFF),
+                                   provisional_hours=about.get("provisional_hours", PROVISIONAL_HOURS))
     if by is not None:
         Membership.objects.create(league=league, user=by, role=Membership.Role.OWNER)
     report = ImportReport(league=league)
@@ -320,13 +332,39 @@ def store_game(checked: CheckedGame, *, league, players, matches, by) -> Game:
     if game.status == Game.Status.FINISHED and game.finished_at is None:
         last = checked.entered[-1] if checked.entered else None
         game.finished_at = last or game.started_at
+    confirmations = checked.confirmations
+    if checked.confirmation == Confirmation.OPPONENTS:
+        game.confirmation = Confirmation.OPPONENTS
+        game.unconfirmed = sum(1 for hand in confirmations if hand.state in UNSETTLED)
+        game.provisional = is_provisional(game, now=timezone.now())
     game.save()
-    Hand.objects.bulk_create(
+    hands = Hand.objects.bulk_create(
         Hand(
             game=game, number=scored.number, record=plain(scored.record), dealer=scored.dealer,
             delta=plain(scored.delta), totals=plain(scored.totals), extras=plain(scored.extras),
             details=plain(scored.details), entered_by=by, **({"entered_at": at} if at else {}),
+            **({"check_state": confirmations[index].state, "entered_side": confirmations[index].entered_side}
+               if confirmations else {}),
         )
-        for scored, at in zip(checked.state.hands, checked.entered, strict=True)
+        for index, (scored, at) in enumerate(zip(checked.state.hands, checked.entered, strict=True))
     )
+    if confirmations:
+        store_checks(game, checked, list(Hand.objects.filter(game=game).order_by("number")) if hands else [])
     return game
+
+
+def store_checks(game: Game, checked: CheckedGame, hands: list[Hand]) -> None:
+    """The hands' confirmation trails. The check that made a hand what it is now is of the hand as restored
+    (its version); the earlier ones were of a version of it the backup does not carry (a correction since)."""
+    rows = []
+    for hand, confirmation in zip(hands, checked.confirmations, strict=True):
+        last = len(confirmation.checks) - 1
+        for index, check in enumerate(confirmation.checks):
+            current = index == last and confirmation.state == check.action
+            version = hand.version if current else hashlib.sha256(
+                f"earlier:{hand.pk}:{index}".encode()).hexdigest()[:20]
+            rows.append(HandCheck(
+                hand=hand, game=game, number=hand.number, action=check.action, seat=check.seat, via=check.via,
+                by=None, hand_version=version, record=plain(check.record) if check.record is not None else None,
+                note=check.note, **({"at": check.at} if check.at else {})))
+    HandCheck.objects.bulk_create(rows)

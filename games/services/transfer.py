@@ -20,6 +20,7 @@ from games.backup.schema import FORMAT, VERSION
 from games.models import (
     Game,
     Hand,
+    HandCheck,
     League,
     Match,
     Night,
@@ -34,7 +35,9 @@ from games.models import (
 # Games read (with their hands) and written at a time.
 BATCH = 500
 GAME_COLUMNS = ("id", "game_type", *(f"{name}_id" for name in Game.SEAT_FIELDS.values()), "options",
-                "rules_version", "status", "match_id", "match_game_number", "started_at", "finished_at", "time_up_at")
+                "rules_version", "status", "match_id", "match_game_number", "started_at", "finished_at", "time_up_at",
+                "confirmation")
+CHECK_COLUMNS = ("game_id", "number", "action", "seat", "via", "at", "record", "note")
 
 
 def batches(rows: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -89,6 +92,8 @@ def league_backup(*, league: League) -> Iterator[bytes]:
             "slug": league.slug,
             "is_public": league.is_public,
             "default_options": league.default_options,
+            "confirmation": league.confirmation,
+            "provisional_hours": league.provisional_hours,
         },
         "players": [{"key": player_key[pk], "name": names[pk]} for pk in ordered],
         "seasons": [
@@ -108,13 +113,18 @@ def league_backup(*, league: League) -> Iterator[bytes]:
     number = 0
     for rows in batches(games.values_list(*GAME_COLUMNS).iterator(chunk_size=BATCH), BATCH):
         hands: dict[int, list[dict[str, Any]]] = {row[0]: [] for row in rows}
-        for game_id, hand_number, record, entered_at in (
+        trails = checks_of(list(hands))
+        for game_id, hand_number, record, entered_at, check_state, entered_side in (
                 Hand.objects.filter(game_id__in=list(hands)).order_by("game_id", "number")
-                .values_list("game_id", "number", "record", "entered_at")):
-            hands[game_id].append({"number": hand_number, "record": record, "entered_at": stamp(entered_at)})
+                .values_list("game_id", "number", "record", "entered_at", "check_state", "entered_side")):
+            hand = {"number": hand_number, "record": record, "entered_at": stamp(entered_at)}
+            if check_state:  # a game whose hands the other side confirms
+                hand.update(confirmation=check_state, entered_side=entered_side,
+                            checks=trails.get((game_id, hand_number), []))
+            hands[game_id].append(hand)
         chunk = []
         for (game_id, game_type, *seated, options, rules_version, status, match_id, match_game_number,
-             started_at, finished_at, time_up_at) in rows:
+             started_at, finished_at, time_up_at, confirmation) in rows:
             number += 1
             if game_id in night_games:
                 game_key[game_id] = f"G{number}"
@@ -131,6 +141,7 @@ def league_backup(*, league: League) -> Iterator[bytes]:
                 "finished_at": stamp(finished_at),
                 # Only a club night's game in a round with a time limit has one.
                 **({"time_up_at": stamp(time_up_at)} if time_up_at else {}),
+                "confirmation": confirmation,
                 "hands": hands[game_id],
             }))
         yield (b"\n" if number == len(rows) else b",\n") + b",\n".join(chunk)  # a comma after the batch before
@@ -171,6 +182,20 @@ def league_nights(league: League, player_key: dict[int, str], game_key: dict[int
         "finished_at": stamp(night.finished_at), "entrants": came.get(night.pk, []),
         "rounds_played": played.get(night.pk, []),
     } for number, night in enumerate(nights, start=1)]
+
+
+def checks_of(game_ids: list[int]) -> dict[tuple[int, int], list[dict[str, Any]]]:
+    """The confirmation trail of every hand of these games, oldest first, by (game id, hand number). One query.
+    Who made each check is said by their seat (the backup names no accounts)."""
+    trails: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for game_id, number, action, seat, via, at, record, note in (
+            HandCheck.objects.filter(game_id__in=game_ids).order_by("game_id", "number", "at", "id")
+            .values_list(*CHECK_COLUMNS)):
+        check = {"action": action, "seat": seat, "via": via, "at": stamp(at), "note": note}
+        if record is not None:
+            check["record"] = record
+        trails.setdefault((game_id, number), []).append(check)
+    return trails
 
 
 def backup_filename(league: League) -> str:

@@ -123,6 +123,17 @@ VIA_WORDS = {
 }
 
 
+def awaited_names(game: Game, hand: Hand, seats: dict[str, str]) -> str:
+    """Who a waiting hand waits for, with their names: ``EW (Ben or Dan)``; the players who may confirm it when
+    either side may (``Ann, Ben, Cat or Dan``)."""
+    ruleset = game.ruleset
+    side = awaited(game, hand)
+    seated = ruleset.seats_of(side) if side in ruleset.sides else tuple(seats)
+    names = [seats[seat] for seat in seated]
+    listed = " or ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
+    return f"{side} ({listed})" if side in ruleset.sides else listed
+
+
 def check_lines(game: Game, hands: list[Hand], describe, seats: dict[str, str]) -> dict[int, dict[str, Any]]:
     """In a game whose hands the other side confirms: each hand's state in words, the dispute the scorekeeper
     is to settle, and its confirmation trail (one query; none in other games)."""
@@ -143,7 +154,7 @@ def check_lines(game: Game, hands: list[Hand], describe, seats: dict[str, str]) 
                  "kept": "kept by the scorekeeper"}.get(hand.check_state, "")
         out[hand.number] = {
             "state": hand.check_state, "words": words, "entered_side": hand.entered_side,
-            "awaited": awaited(game, hand),
+            "awaited": awaited(game, hand), "awaited_names": awaited_names(game, hand, seats),
             "dispute": {"who": f"{SEAT_WORDS[dispute.seat]} ({seats[dispute.seat]})", "seat": dispute.seat,
                         "entry": describe(dispute.record or {}, {}, seats), "note": dispute.note}
             if dispute is not None and hand.check_state == "disputed" else None,

@@ -45,8 +45,10 @@ def league_context(request, league: League, *, member_form=None):
     in_progress = selectors.league_games(league=league, status=Game.Status.IN_PROGRESS,  # type: ignore[arg-type]
                                          limit=20)
     seasons = league_seasons(league=league)
+    # A provisional game is not counted until confirmed: the standings are not "updating" for it meanwhile.
+    provisional = sum(1 for game in recent if game.provisional)
     standings = standings_view(league=league, game_type=request.GET.get("type"), sort=sort,
-                               latest_finish=recent[0].finished_at if recent else None,
+                               latest_finish=next((game.finished_at for game in recent if not game.provisional), None),
                                season=season_or_404(request, league, seasons), seasons=seasons)
     return {
         "league": league,
@@ -55,6 +57,7 @@ def league_context(request, league: League, *, member_form=None):
         "live": game_rows(in_progress),
         "recent": game_rows(recent),
         "nights": night_rows(league_nights(league)),
+        "provisional": provisional,
         "members": member_rows(request, league),
         "role": policy.league_role(request.user, league),
         "can_manage": can_manage,

@@ -111,6 +111,15 @@ def test_blind_nil_needs_the_side_to_be_blind_nil_deficit_behind():
     assert refused.message == "blind nil needs EW to be at least 100 behind; EW is 30 behind"
 
 
+def test_blind_nil_refused_says_how_far_behind_ahead_or_level_the_side_is():
+    rules = Spades({})
+    for totals, standing in [({"NS": 101, "EW": 100}, "EW is 1 behind"), ({"NS": 100, "EW": 100}, "the scores are level"),
+                             ({"NS": 100, "EW": 101}, "EW is 1 ahead")]:
+        with pytest.raises(InvalidHand) as refused:
+            rules.play(rules.resume(totals=totals, extras=None, hands_played=2), EAST_BLIND_NIL)
+        assert refused.value.message == f"blind nil needs EW to be at least 100 behind; {standing}"
+
+
 def test_blind_nil_deficit_zero_allows_blind_nil_at_any_score():
     state = play([SEVEN_TAKE_NINE, hand(["blind_nil", 3, 5, 3], [0, 4, 5, 4])], blind_nil_deficit=0)
     assert state.hands[1].details["nils"][0]["made"] is True
