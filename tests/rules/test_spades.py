@@ -154,6 +154,19 @@ def test_double_nil_is_refused_naming_both_seats():
     )
 
 
+def test_partners_both_bidding_zero_are_a_double_nil_too():
+    refused = refusal([hand([0, 5, 0, 5], [0, 7, 0, 6])])
+    assert (refused.field, refused.message) == (
+        "bids", "N and S both bid nil; one of the partners must bid at least 1 trick "
+                "(double nil is not allowed in this game)")
+
+
+def test_a_hands_nils_are_listed_in_seat_order():
+    state = play([hand([4, "nil", "nil", 5], [6, 0, 1, 6])])
+    assert state.hands[0].details["nils"] == [{"seat": "E", "blind": False, "made": True},
+                                              {"seat": "S", "blind": False, "made": False}]
+
+
 def test_double_nil_allowed_makes_the_contract_zero_and_every_trick_a_bag():
     for failed_nil_tricks in ("count", "bags_only", "ignore"):
         state = play([hand(["nil", 5, "nil", 5], [0, 6, 2, 5])], allow_double_nil=True,
