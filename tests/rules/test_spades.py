@@ -275,6 +275,13 @@ def test_without_partnerships_seats_opposite_may_both_bid_nil():
 # --- refusals ------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("seat", SEATS)
+def test_four_seats_with_one_misnamed_are_refused_for_the_seat_left_out(seat):
+    bids = {("X" if each == seat else each): 3 for each in SEATS}
+    refused = refusal([{"bids": bids, "tricks": dict(zip(SEATS, [4, 3, 3, 3], strict=True))}])
+    assert (refused.field, refused.message) == ("bids", f"bids has nothing for {seat}; give a bid for each of N, E, S, W")
+
+
 @pytest.mark.parametrize(
     ("record", "field", "message"),
     [
