@@ -49,6 +49,8 @@ ROUND_MARKS[None] = ("–", "not there")
 CLOCK_SECONDS = 15
 # The most standings lines the board shows in one column.
 ONE_COLUMN = 16
+# How many rounds' marks a standings line holds, in one column and in two (the latest rounds').
+MARKS_IN_ONE_COLUMN, MARKS_IN_TWO_COLUMNS = 8, 3
 # How many table cards the organiser may print at once (a night's tables are at most a few dozen).
 MOST_CARDS = 40
 
@@ -141,7 +143,7 @@ def table_state(night: Night, table: TableView, now: datetime) -> str:
         minutes = max(1, int((game.time_up_at - now).total_seconds() // 60) + 1)
         return f"{played} · {minutes} min left"
     if table.last_hand:
-        return f"{game.hand_count} of {table.last_hand} hands played"
+        return f"{game.hand_count} of {table.last_hand} hand{'s' if table.last_hand != 1 else ''} played"
     return f"{played} · to {game.ruleset.target}"
 
 
@@ -169,6 +171,8 @@ def room(view: NightView, now: datetime) -> dict[str, Any]:
     current = view.current
     lines = standing_lines(view)
     half = (len(lines) + 1) // 2
+    two_columns = len(lines) > ONE_COLUMN
+    shown = MARKS_IN_TWO_COLUMNS if two_columns else MARKS_IN_ONE_COLUMN
     tables = table_lines(night, current, now) if current is not None else []
     time_up_at = current.round.time_up_at if current is not None else None
     return {
@@ -179,7 +183,9 @@ def room(view: NightView, now: datetime) -> dict[str, Any]:
         "sitting_out": ", ".join(player.name for player in current.sitting_out) if current is not None else "",
         "standings": lines,
         # More lines than the screen holds in one column: two, side by side (a night of ten tables fits).
-        "standing_columns": [lines[:half], lines[half:]] if len(lines) > ONE_COLUMN else [lines],
+        "standing_columns": [lines[:half], lines[half:]] if two_columns else [lines],
+        # The latest rounds' marks, as many as the line holds (the result sheet has them all).
+        "marks_from": max(0, len(view.rounds) - shown), "marks_shown": f"-{shown}:",
         "time_up_at": time_up_at if time_up_at is not None and current is not None and current.playing else None,
     }
 

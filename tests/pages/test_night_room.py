@@ -381,3 +381,18 @@ def test_the_night_page_leads_to_the_board_the_sheet_and_for_its_organisers_the_
         reverse("night-cards", args=[night_of_nine.pk]))
     watcher = texts(signed_in(member).get(url)).links
     assert "Room board (for a TV)" in watcher and "Table cards to print" not in watcher
+
+
+def test_a_long_nights_standings_in_two_columns_show_the_latest_rounds(client, start_night, owner, league):
+    night = start_night(hands=1, rounds=4)
+    for n in range(17):
+        night_check_in(night=night, by=owner, player=player_create(name=f"Player {n}", by=owner, league=league))
+    for _ in range(4):
+        for table in night_round_start(night=night, by=owner).tables.select_related("game"):
+            hand_record(game=table.game, record=NS_HAND, by=owner)
+    page = texts(board(client, night))
+    # Seventeen lines take two columns, and a line there holds the last three rounds' marks (the sheet has all).
+    assert page.by_id["room-standings"].count("R2–4") == 2
+    first = night.entrants.get(order=min(night.entrants.values_list("order", flat=True))).player_id
+    _place, _player, _number, *marks, _wins, _points = page.by_id[f"room-line-{first}"].split()
+    assert len(marks) == 3

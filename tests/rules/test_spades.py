@@ -154,6 +154,19 @@ def test_double_nil_is_refused_naming_both_seats():
     )
 
 
+def test_partners_both_bidding_zero_are_a_double_nil_too():
+    refused = refusal([hand([0, 5, 0, 5], [0, 7, 0, 6])])
+    assert (refused.field, refused.message) == (
+        "bids", "N and S both bid nil; one of the partners must bid at least 1 trick "
+                "(double nil is not allowed in this game)")
+
+
+def test_a_hands_nils_are_listed_in_seat_order():
+    state = play([hand([4, "nil", "nil", 5], [6, 0, 1, 6])])
+    assert state.hands[0].details["nils"] == [{"seat": "E", "blind": False, "made": True},
+                                              {"seat": "S", "blind": False, "made": False}]
+
+
 def test_double_nil_allowed_makes_the_contract_zero_and_every_trick_a_bag():
     for failed_nil_tricks in ("count", "bags_only", "ignore"):
         state = play([hand(["nil", 5, "nil", 5], [0, 6, 2, 5])], allow_double_nil=True,
@@ -260,6 +273,13 @@ def test_without_partnerships_seats_opposite_may_both_bid_nil():
 
 
 # --- refusals ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_four_seats_with_one_misnamed_are_refused_for_the_seat_left_out(seat):
+    bids = {("X" if each == seat else each): 3 for each in SEATS}
+    refused = refusal([{"bids": bids, "tricks": dict(zip(SEATS, [4, 3, 3, 3], strict=True))}])
+    assert (refused.field, refused.message) == ("bids", f"bids has nothing for {seat}; give a bid for each of N, E, S, W")
 
 
 @pytest.mark.parametrize(
