@@ -66,7 +66,7 @@ class CheckInIn(Strict):
                                 "`player`, without an account. Not needed by the night's organisers.")
 
 
-class PlayerIn(Strict):
+class NightPlayerIn(Strict):
     player = Id(help_text="One of the league's players checked in to the night.")
 
 

@@ -25,8 +25,8 @@ from api.serializers.nights import (
     NightEndIn,
     NightIn,
     NightOut,
+    NightPlayerIn,
     PairIn,
-    PlayerIn,
     RoundIn,
     SubstituteIn,
     TableEndIn,
@@ -135,11 +135,11 @@ class NightCheckOut(ApiView):
 
     error_statuses = (409,)
 
-    @extend_schema(request=PlayerIn, responses=NightDetailOut, parameters=[IDEMPOTENCY_KEY], tags=TAGS)
+    @extend_schema(request=NightPlayerIn, responses=NightDetailOut, parameters=[IDEMPOTENCY_KEY], tags=TAGS)
     def post(self, request, pk: int):
         night = night_to_run(request, pk)
         key = idempotency_key(request)
-        services.night_check_out(night=night, by=request.user, idempotency_key=key, **self.parse(PlayerIn))
+        services.night_check_out(night=night, by=request.user, idempotency_key=key, **self.parse(NightPlayerIn))
         return Response(night_answer(request, night))
 
 

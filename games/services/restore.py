@@ -8,8 +8,9 @@ reported; one problem and nothing is stored. Up to ``MAX_PROBLEMS`` are listed, 
 (``season "Autumn 2026"``), or the game (``G7``) and hand.
 
 The document's format version stays 1 while what is added to it is optional: a match's ``game_type``,
-``seasons`` and confirmation by the other side came later, and a document without them still restores (a
-game without ``confirmation``: off; a hand of a game with it that says nothing: confirmed).
+``seasons``, confirmation by the other side, ``nights`` and a game's ``time_up_at`` came later, and a document
+without them still restores (a game without ``confirmation``: off; a hand of a game with it that says nothing:
+confirmed).
 
 Each hand's confirmation and its trail are restored as they were; what follows from them (a game's count of
 unconfirmed hands, and whether it is provisional) is worked out again, as recording them does.
@@ -109,8 +110,8 @@ class ImportReport:
                 "game_types": dict(self.game_types)}
 
     def sentence(self) -> str:
-        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands; 2 finished, 1 in
-        progress.`` (seasons only when there are some)."""
+        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands, 1 club night; 2 finished,
+        1 in progress.`` (seasons, matches and club nights only when there are some)."""
         counts = self.as_dict()
         kinds = ", ".join(f"{count} {name}" for name, count in self.game_types.items())
         parts = [plural(counts["players"], "player"),

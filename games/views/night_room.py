@@ -33,22 +33,24 @@ from games.errors import NotAllowed, NotFound
 from games.models import Game, Night, NightTable
 from games.nights import NightView, RoundView, TableView, night_for, night_version, night_view
 from games.rules.explaining import number
-from games.standings.nights import ABANDONED, DRAWN, LOST, PLAYING, SAT_OUT, WON, NightLine
 
 from .follow import POLL_SECONDS
 from .live import cached, keep
+from .nights import RESULT_WORDS, wins_words
 from .qr import qr_inline
 from .table_code import join_link
 
-# A player's round in the standings, in a letter or a word: the board's "W W D", "out" for a round sat out.
-ROUND_MARKS = {WON: "W", LOST: "L", DRAWN: "D", PLAYING: "…", ABANDONED: "×", SAT_OUT: "out", None: "–"}
-ROUND_MARK_WORDS = {WON: "won", LOST: "lost", DRAWN: "drawn", PLAYING: "being played", ABANDONED: "abandoned",
-                    SAT_OUT: "sat out", None: "not there"}
+# A player's round in the standings, in a letter or a word and in words: the board's "W W D", "out" for a round
+# sat out (as the night page writes them), "–" for a round before they came.
+ROUND_MARKS: dict[str | None, tuple[str, str]] = {result: words for result, words in RESULT_WORDS.items()}
+ROUND_MARKS[None] = ("–", "not there")
 # How often the board of a round with a time limit is drawn again, its rows unchanged: the minutes left, and the
 # moment time is up, show within this and a poll.
 CLOCK_SECONDS = 15
 # The most standings lines the board shows in one column.
 ONE_COLUMN = 16
+# How many rounds' marks a standings line holds, in one column and in two (the latest rounds').
+MARKS_IN_ONE_COLUMN, MARKS_IN_TWO_COLUMNS = 8, 3
 # How many table cards the organiser may print at once (a night's tables are at most a few dozen).
 MOST_CARDS = 40
 
@@ -141,7 +143,7 @@ def table_state(night: Night, table: TableView, now: datetime) -> str:
         minutes = max(1, int((game.time_up_at - now).total_seconds() // 60) + 1)
         return f"{played} · {minutes} min left"
     if table.last_hand:
-        return f"{game.hand_count} of {table.last_hand} hands played"
+        return f"{game.hand_count} of {table.last_hand} hand{'s' if table.last_hand != 1 else ''} played"
     return f"{played} · to {game.ruleset.target}"
 
 
@@ -156,17 +158,11 @@ def standing_lines(view: NightView) -> list[dict[str, Any]]:
     pairs = view.pairs is not None
     return [{"place": line.place, "key": line.key,
              "name": (f"Pair {line.key}: " if pairs else "") + view.names(line.who),
-             "marks": [(ROUND_MARKS[entry.result], ROUND_MARK_WORDS[entry.result], entry)
+             "marks": [(*ROUND_MARKS[entry.result], entry)
                        for entry in line.rounds],
              "won": line.won, "drawn": line.drawn, "lost": line.lost, "points": number(line.points),
-             "wins": wins_in_words(line)}
+             "wins": wins_words(line)}
             for line in view.standings]
-
-
-def wins_in_words(line: NightLine) -> str:
-    """Wins with a draw as half a win: "2", "1½", "½"."""
-    whole, half = divmod(2 * line.won + line.drawn, 2)
-    return ("" if whole == 0 and half else str(whole)) + ("½" if half else "")
 
 
 def room(view: NightView, now: datetime) -> dict[str, Any]:
@@ -175,6 +171,8 @@ def room(view: NightView, now: datetime) -> dict[str, Any]:
     current = view.current
     lines = standing_lines(view)
     half = (len(lines) + 1) // 2
+    two_columns = len(lines) > ONE_COLUMN
+    shown = MARKS_IN_TWO_COLUMNS if two_columns else MARKS_IN_ONE_COLUMN
     tables = table_lines(night, current, now) if current is not None else []
     time_up_at = current.round.time_up_at if current is not None else None
     return {
@@ -185,7 +183,9 @@ def room(view: NightView, now: datetime) -> dict[str, Any]:
         "sitting_out": ", ".join(player.name for player in current.sitting_out) if current is not None else "",
         "standings": lines,
         # More lines than the screen holds in one column: two, side by side (a night of ten tables fits).
-        "standing_columns": [lines[:half], lines[half:]] if len(lines) > ONE_COLUMN else [lines],
+        "standing_columns": [lines[:half], lines[half:]] if two_columns else [lines],
+        # The latest rounds' marks, as many as the line holds (the result sheet has them all).
+        "marks_from": max(0, len(view.rounds) - shown), "marks_shown": f"-{shown}:",
         "time_up_at": time_up_at if time_up_at is not None and current is not None and current.playing else None,
     }
 
@@ -295,7 +295,7 @@ def night_results(request, night_id: int):
         "standings": standing_lines(view), "rounds": round_results(view),
         "round_numbers": [round_.number for round_ in view.rounds], "night_url": night_page_url(night),
         "csv_url": results_csv_url(night),
-        "marks": [(mark, ROUND_MARK_WORDS[result]) for result, mark in ROUND_MARKS.items()],
+        "marks": list(ROUND_MARKS.values()),
     })
 
 
@@ -321,6 +321,8 @@ def night_place(game: Game) -> dict[str, Any] | None:
 
 
 def night_rows(nights: list[Night]) -> list[dict[str, Any]]:
-    """Nights as the league and home pages list them: each with its link and its board's."""
+    """Nights as the league and home pages list them: each with its link, its board's, its result sheet's and its
+    table cards'."""
     return [{"night": night, "url": night_page_url(night), "board": reverse("night-board", args=[night.pk]),
-             "results": reverse("night-results", args=[night.pk])} for night in nights]
+             "results": reverse("night-results", args=[night.pk]), "cards": reverse("night-cards", args=[night.pk])}
+            for night in nights]

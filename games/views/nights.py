@@ -304,6 +304,8 @@ def director_context(request, view: NightView, bound: tuple[str, Any] | None) ->
               for pk, player in ((player.pk, player) for player in table.game.seats.values())}
     unpaired = [entrant.player for entrant in view.present if view.partner_of(entrant) is None]
     current = view.current
+    # Who has a seat in the round (playing, or done at their table): no substitute elsewhere in it.
+    in_round = {player.pk for table in (current.tables if current else ()) for player in table.game.seats.values()}
 
     def form(action: str, make):
         return bound[1] if bound is not None and bound[0] == action else make()
@@ -330,7 +332,7 @@ def director_context(request, view: NightView, bound: tuple[str, Any] | None) ->
         "move_on_form": form("move-on", lambda: RoundForm(initial={"move_on": True}, prefix="m")),
         "substitute_form": form("substitute", lambda: SubstituteForm(
             seated=sorted(seated.values(), key=lambda player: player.name),
-            others=[player for player in league_players if player.pk not in seated])),
+            others=[player for player in league_players if player.pk not in seated and player.pk not in in_round])),
         "end_form": form("end", NightEndForm),
         "code_form": form("code", CodeForm),
         "check_in_link": request.build_absolute_uri(
@@ -446,12 +448,13 @@ def night_action(request, night_id: int):
     said = act(request, night, form, view) if form.is_valid() else None
     if said:
         messages.success(request, said)
-        return redirect(reverse("night", args=[night.pk]) + ANCHORS.get(action, ""))
+        return redirect(reverse("night", args=[night.pk]) + ANCHORS.get(action, "#content"))
     bound = (action, form)
     return page(request, Viewer(night=night, runs=True), bound=bound, status=form.status)
 
 
-# Where the page opens after an action: beside what it changed.
+# Where the page opens after an action: beside what it changed; else at the top of the page (the fragment is
+# always given, or the browser would keep the one the form was sent from).
 ANCHORS = {"check-in": "#check-in", "check-out": "#here", "pair": "#here", "substitute": "#tables",
            "move": "#tables", "end-table": "#tables", "code": "#code"}
 

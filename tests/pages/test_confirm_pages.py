@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game, HandCheck, Player
-from games.services import hand_correct, hand_record, league_update
+from games.services import Confirmer, hand_confirm, hand_correct, hand_record, league_update
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +135,14 @@ def test_a_provisional_game_does_not_keep_the_standings_updating(client, table, 
     assert "Standings updating" in client.get(f"/leagues/{league.slug}/").content.decode()
     league_standings_update(league_id=league.pk)
     assert "Standings updating" not in client.get(f"/leagues/{league.slug}/").content.decode()
+
+
+def test_a_provisional_result_says_so_until_its_hands_are_confirmed(client, table, owner):
+    hand_record(game=table, record=WINNING, by=owner)
+    client.force_login(owner)
+    assert "Ann &amp; Cat win (provisional)" in client.get(f"/games/{table.pk}/").content.decode()
+
+    hand_confirm(game=table, number=1, confirmer=Confirmer(user=owner, handed_seat="E"))
+
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Ann &amp; Cat win!" in page and "(provisional)" not in page

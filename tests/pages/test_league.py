@@ -6,6 +6,7 @@ from django.urls import reverse
 from games.models import Membership
 from games.services import game_start, league_create
 from games.views.standings import TOP
+from tests.pages.roles import Page
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +26,8 @@ def test_standings_come_from_the_stored_tables(client, league, finish, recompute
         ("Ann", 2, 2, 1), ("Cat", 2, 2, 1), ("Ben", 2, 0, 3), ("Dan", 2, 0, 3)]
     assert [row["name"] for row in standings["partnerships"]] == ["Ann & Cat", "Ben & Dan"]
     page = response.content.decode()
-    assert 'id="players-table"' in page and 'id="partnerships-table"' in page
-    assert "Matches" in page and "Being played now" in page
+    assert Page(page).get("table", "Players") and Page(page).get("table", "Partnerships")
+    assert "Matches" in page and Page(page).get("heading", "Being played now", level=2)
     assert f">{standings['players'][0]['skill']}<" in page and "Standings updating" not in page
 
 
@@ -34,7 +35,10 @@ def test_a_partnership_game_type_shows_skill_and_place_columns(client, league, f
     finish("spades")
     recompute()
     page = client.get(league_url(league, "?type=spades")).content.decode()
-    assert '>#</th>' in page and ">Skill</a></th>" in page and "Matches" not in page
+    players = Page(page).within(Page(page).get("table", "Players"))
+    assert players.get("columnheader", "#").attrs["title"] == "Place in this order"
+    assert players.within(players.get("columnheader", "Skill")).get("link", "Skill")
+    assert "Matches" not in page
     assert "W1" in page and "L1" in page and "+" in page
 
 
@@ -51,8 +55,10 @@ def test_standings_sort_by_column(client, league, finish, recompute, players, se
     assert skills == sorted(skills, reverse=True)
     # Partnerships have no rating: they keep the table's own order.
     assert by_rating["partnerships"][0]["won"] >= by_rating["partnerships"][-1]["won"]
-    page = client.get(league_url(league, "?type=spades&sort=played")).content.decode()
-    assert 'aria-sort="descending"><a href="?type=spades&amp;sort=played"' in page
+    page = Page(client.get(league_url(league, "?type=spades&sort=played")).content.decode())
+    players = page.within(page.get("table", "Players"))
+    sorted_by = [header for header in players.all("columnheader") if header.attrs.get("aria-sort") == "descending"]
+    assert [players.within(header).get("link").attrs["href"] for header in sorted_by] == ["?type=spades&sort=played"]
 
 
 def test_another_game_type_and_odd_parameters(client, league, finish, recompute):

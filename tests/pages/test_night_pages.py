@@ -476,3 +476,20 @@ def test_the_standings_show_sit_outs_as_out_and_negative_points_with_a_minus_sig
     assert rows["Ida"]["rounds"][0]["short"] == "out" and rows["Ida"]["place"] == 7  # no points beats -140
     page = client.get(night_url(night)).content.decode()
     assert "\u2212140" in page and ">out<" in page
+
+
+def test_a_pairs_nights_standings_have_a_line_for_each_pair(client, owner, league, room):
+    from games.services import night_pair
+
+    night = night_start(league=league, by=owner, game_type="spades", movement="pairs", hands=1)
+    for name in ("Ann", "Ben", "Cid", "Dee"):
+        night_check_in(night=night, by=owner, player=room[name])
+    night_pair(night=night, by=owner, player=room["Ann"], partner=room["Cid"])
+    night_pair(night=night, by=owner, player=room["Ben"], partner=room["Dee"])
+    round_ = night_round_start(night=night, by=owner)
+    game = play(round_.tables.get().game, NS_HAND, by=owner)
+    winners = {game.seat_ids["N"], game.seat_ids["S"]}  # NS made their bid, EW were set
+    rows = client.get(night_url(night)).context["standings"]
+    assert [(set(row["who"]) == winners, row["place"], row["wins"], row["rounds"][0]["short"]) for row in rows] == [
+        (True, 1, "1", "W"), (False, 2, "0", "L")]
+    assert {row["names"] for row in rows} == {"Ann & Cid", "Ben & Dee"}

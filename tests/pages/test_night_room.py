@@ -358,7 +358,41 @@ def test_a_game_of_no_night_says_nothing_of_nights(owner_client, start_game):
 def test_the_league_page_lists_its_nights_and_home_lists_mine(owner_client, night_of_nine, league):
     page = texts(owner_client.get(reverse("league", args=[league.slug])))
     assert page.links["room board"] == reverse("night-board", args=[night_of_nine.pk])
-    assert "Thursday night" in page.links
+    assert page.links["results"] == reverse("night-results", args=[night_of_nine.pk])
+    assert page.links["table cards"] == reverse("night-cards", args=[night_of_nine.pk])
+    assert page.links["Thursday night"] == reverse("night", args=[night_of_nine.pk])
     home = texts(owner_client.get(reverse("home")))
     assert "Thursday night" in home.links and home.links["room board"] == reverse("night-board",
                                                                                   args=[night_of_nine.pk])
+
+
+def test_a_league_member_sees_the_nights_board_and_results_but_not_the_cards(signed_in, member, night_of_nine,
+                                                                           league):
+    page = texts(signed_in(member).get(reverse("league", args=[league.slug])))
+    assert "room board" in page.links and "results" in page.links and "table cards" not in page.links
+
+
+def test_the_night_page_leads_to_the_board_the_sheet_and_for_its_organisers_the_cards(signed_in, owner, member,
+                                                                                     night_of_nine):
+    url = reverse("night", args=[night_of_nine.pk])
+    director = texts(signed_in(owner).get(url)).links
+    assert (director["Room board (for a TV)"], director["Result sheet"], director["Table cards to print"]) == (
+        reverse("night-board", args=[night_of_nine.pk]), reverse("night-results", args=[night_of_nine.pk]),
+        reverse("night-cards", args=[night_of_nine.pk]))
+    watcher = texts(signed_in(member).get(url)).links
+    assert "Room board (for a TV)" in watcher and "Table cards to print" not in watcher
+
+
+def test_a_long_nights_standings_in_two_columns_show_the_latest_rounds(client, start_night, owner, league):
+    night = start_night(hands=1, rounds=4)
+    for n in range(17):
+        night_check_in(night=night, by=owner, player=player_create(name=f"Player {n}", by=owner, league=league))
+    for _ in range(4):
+        for table in night_round_start(night=night, by=owner).tables.select_related("game"):
+            hand_record(game=table.game, record=NS_HAND, by=owner)
+    page = texts(board(client, night))
+    # Seventeen lines take two columns, and a line there holds the last three rounds' marks (the sheet has all).
+    assert page.by_id["room-standings"].count("R2–4") == 2
+    first = night.entrants.get(order=min(night.entrants.values_list("order", flat=True))).player_id
+    _place, _player, _number, *marks, _wins, _points = page.by_id[f"room-line-{first}"].split()
+    assert len(marks) == 3

@@ -6,6 +6,7 @@ from django.urls import reverse
 from games.rules import game_types
 from games.services import hand_record, league_create
 from tests.conftest import table_in
+from tests.pages.roles import Page
 
 pytestmark = pytest.mark.django_db
 
@@ -16,12 +17,14 @@ def test_scoreboard_shows_names_totals_bags_target_and_dealer(owner_client, star
     game = start_game("spades", target=300)
     hand_record(game=game, record=SPADES_HAND, by=owner)
     page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
-    assert "Ann" in page and "Cat" in page and "Ben" in page and "Dan" in page
-    assert 'data-total="NS">70<' in page and 'data-total="EW">60<' in page
-    assert "Playing to <b>300</b>" in page
-    assert "<span data-next-dealer>Ben</span> deals" in page  # the next hand's entry says who deals it
-    assert "0 bags" in page
-    assert "Record hand 2" in page
+    scores = Page(page).get("region", "Scores").text
+    assert all(seat_and_name in scores for seat_and_name in ("N Ann", "S Cat", "E Ben", "W Dan"))
+    assert "Cat 70 0 bags" in scores and "Dan 60 0 bags" in scores  # each side: its players, total and bags
+    assert 'data-total="NS">70<' in page and 'data-total="EW">60<' in page  # what the page's script updates
+    assert "Playing to 300 · " in Page(page).text
+    assert Page(page).get("heading", "Hand 2 · Ben deals")  # the next hand's entry says who deals it
+    assert "<span data-next-dealer>Ben</span>" in page
+    assert Page(page).get("button", "Record hand 2").attrs["type"] == "submit"
     assert 'name="idempotency_key"' in page and 'name="expected_number" value="2"' in page
 
 
@@ -37,17 +40,22 @@ def test_each_game_type_renders_its_hand_form(owner_client, start_game):
 def test_anonymous_visitor_sees_the_board_but_no_form(client, start_game):
     game = start_game("spades")
     page = client.get(reverse("table", args=[game.pk])).content.decode()
-    assert "Ann" in page and "Record hand" not in page and "Sign in</a> to keep score" in page
+    assert "Ann" in Page(page).get("region", "Scores").text and "Record hand" not in page
+    assert "Sign in to keep score." in Page(page).text
+    # The header's link signs in too; this one comes back to the game.
+    assert f"{reverse('login')}?next={reverse('table', args=[game.pk])}" in [
+        link.attrs["href"] for link in Page(page).all("link", "Sign in")]
 
 
 def test_member_follows_without_a_form(signed_in, member, start_game):
     page = signed_in(member).get(reverse("table", args=[start_game("smudge").pk])).content.decode()
-    assert "Record hand" not in page and "its scorekeepers enter the hands" in page
+    assert "Record hand" not in page
+    assert "You are following this game; its scorekeepers enter the hands." in Page(page).text
 
 
 def test_scorekeeper_gets_the_form(signed_in, scorekeeper, start_game):
-    page = signed_in(scorekeeper).get(reverse("table", args=[start_game("trumps").pk])).content.decode()
-    assert "Record hand 1" in page
+    page = Page(signed_in(scorekeeper).get(reverse("table", args=[start_game("trumps").pk])).content.decode())
+    assert page.get("button", "Record hand 1")
 
 
 def test_private_league_game_is_404_for_a_stranger(signed_in, stranger, owner, client):
@@ -101,9 +109,10 @@ def test_finished_game_announces_the_winner_and_offers_a_rematch(owner_client, s
     hand_record(game=game, record={"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False,
                                    "redoubled": False, "tricks": 8}, by=owner)
     page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
-    assert "Ann &amp; Cat win!" in page
-    assert "Final score" in page and "Record hand" not in page
-    assert f"rematch={game.pk}" in page
+    result = Page(page).within(Page(page).get("region", "Ann & Cat win!"))
+    assert result.get("heading", level=2).name == "Ann & Cat win!"
+    assert "Final score: Ann & Cat 6 · Ben & Dan 0 after 1 hand." in result.text and "Record hand" not in page
+    assert f"rematch={game.pk}&" in result.get("link", "Rematch").attrs["href"]
 
 
 def test_the_history_shows_each_correction_and_undo_with_who_when_why_and_the_entries(owner_client, start_game,

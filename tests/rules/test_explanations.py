@@ -107,10 +107,21 @@ CASES = [
         "1 bag, 1 in all; EW bid 9 and took 12: 90 + 3 overtricks = 93; 3 bags, 3 in all",
         id="spades: a double nil's side bids nothing and every trick it takes is a bag"),
     pytest.param(
+        "spades", {"allow_double_nil": True, "blind_nil_deficit": 0},
+        [spades(("blind_nil", 4, "nil", 5), (0, 6, 0, 7))],
+        "NS bid blind nil and nil and took 0: 100 for Ann's blind nil + 50 for Cat's nil = 150; "
+        "EW bid 9 and took 13: 90 + 4 overtricks = 94; 4 bags, 4 in all",
+        id="spades: a blind nil beside a partner's nil is said as both, not as one twice"),
+    pytest.param(
         "spades", {"partnerships": False}, [spades(("nil", 4, 3, 5), (0, 5, 3, 5))],
         "Ann bid nil and took 0: 50 for the nil; Bob bid 4 and took 5: 40 + 1 overtrick = 41; 1 bag, 1 in all; "
         "Cat bid 3 and took 3: 30; Dan bid 5 and took 5: 50",
         id="spades: without partnerships each player's bid and score are their own"),
+    pytest.param(
+        "spades", {"partnerships": False, "failed_nil_tricks": "ignore"}, [spades(("nil", 4, 3, 4), (2, 4, 3, 4))],
+        "Ann bid nil and took 2 (2 on the failed nil count for nothing): −50 for the failed nil; "
+        "Bob bid 4 and took 4: 40; Cat bid 3 and took 3: 30; Dan bid 4 and took 4: 40",
+        id="spades: playing alone, a failed nil's tricks under ignore are the player's own, said as the nil's"),
     # --- Smudge ---
     pytest.param(
         "smudge", {}, [smudge("N", 3, "NS", "EW", "NS", "EW")],
@@ -390,3 +401,15 @@ def test_smudge_terms_name_the_points_a_set_and_a_smudge():
     assert [(term.rule, term.points, term.words) for term in defended.terms] == [("points", 2, "2 points")]
     _, smudged, _ = explained("smudge", [smudge("S", "smudge", "NS", "NS", "NS", "NS", True)]).parts
     assert [(term.rule, term.points, term.words) for term in smudged.terms] == [("smudge", 5, "the smudge")]
+
+
+def test_spades_terms_name_a_set_a_blind_nil_and_the_bag_penalty():
+    set_, _ = explained("spades", [spades((4, 3, 4, 2), (3, 4, 3, 3))]).parts
+    assert [term.as_dict() for term in set_.terms] == [{"rule": "set", "points": -80, "words": "the bid of 8, set"}]
+    bags_paid, blind = explained("spades", [*[spades((3, 3, 3, 3), (5, 3, 4, 1))] * 3,
+                                            spades((3, 3, 3, "blind_nil"), (4, 4, 5, 0))],
+                                 {"blind_nil_deficit": 0}).parts
+    assert [(term.rule, term.points, term.words) for term in bags_paid.terms] == [
+        ("contract", 60, "the bid of 6"), ("overtricks", 3, "3 overtricks"), ("bag_penalty", -100, "10 bags")]
+    assert [(term.rule, term.points, term.words) for term in blind.terms] == [
+        ("contract", 30, "the bid of 3"), ("overtricks", 1, "1 overtrick"), ("blind_nil", 100, "Dan's blind nil")]

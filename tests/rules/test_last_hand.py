@@ -109,3 +109,32 @@ def test_a_game_played_to_its_target_says_only_what_each_side_needs():
 
 def test_a_finished_game_needs_nothing():
     assert needs_now(stink(last_hand=8), 8, finished=True, winner="NS") == ""
+
+
+def test_two_hands_left_are_counted_not_announced_as_the_last():
+    assert needs_now(stink(target=500, last_hand=8), 6).startswith("2 hands left: the side ahead after hand 8 wins; ")
+
+
+def test_the_hands_left_read_as_data_for_the_game_as_a_whole():
+    rules = stink(target=500, last_hand=8)
+    state = rules.resume(totals={"NS": 120, "EW": 80}, extras=None, hands_played=5)
+    assert rules.needs_now(state).as_dict()["parts"][0] == {
+        "side": None, "what": "hands_left", "amount": 3,
+        "text": "3 hands left: the side ahead after hand 8 wins"}
+
+
+def test_the_last_hand_is_one_hand_left_even_in_a_game_picked_up_past_it():
+    rules = stink(target=500, last_hand=2)
+    for hands_played in (1, 4):
+        state = rules.resume(totals={"NS": 120, "EW": 80}, extras=None, hands_played=hands_played)
+        first = rules.needs_now(state).parts[0]
+        assert (first.what, first.amount) == ("hands_left", 1)
+        assert first.text == "This is the last hand: the side ahead after it wins, and sides level draw"
+
+
+def test_players_alone_are_named_after_the_hands_left():
+    rules = get_ruleset("spades", {"partnerships": False, "target": 500, "last_hand": 8})
+    state = rules.resume(totals={"N": 120, "E": 80, "S": 60, "W": 40}, extras=None, hands_played=5)
+    assert rules.needs_now(state, {"N": "Ann", "E": "Bob", "S": "Cat", "W": "Dan"}).text == (
+        "3 hands left: the side ahead after hand 8 wins; Ann needs 380 to reach 500; Bob needs 420 to reach 500; "
+        "Cat needs 440 to reach 500; Dan needs 460 to reach 500")

@@ -40,6 +40,29 @@ CASES = [
                  "NS and EW are level at −210: the game goes on until one is ahead at the end of a hand; "
                  "NS need 710 to reach 500; EW need 710 to reach 500",
                  id="spades: level at the losing score, play goes on"),
+    pytest.param("spades", {"lose_at": -200}, {"NS": -199, "EW": 90}, {"bags": {"NS": 0, "EW": 0}},
+                 "NS need 699 to reach 500; EW need 410 to reach 500; NS are 1 above −200, where the game ends",
+                 id="spades: with lose_at, one point above the score that ends the game"),
+    pytest.param("spades", {"lose_at": -200}, {"NS": -200, "EW": -200}, {"bags": {"NS": 0, "EW": 0}},
+                 "NS and EW are level at −200: the game goes on until one is ahead at the end of a hand; "
+                 "NS need 700 to reach 500; EW need 700 to reach 500",
+                 id="spades: level exactly on the losing score, play goes on"),
+    pytest.param("spades", {"lose_at": -200, "partnerships": False}, {"N": 520, "E": 520, "S": -250, "W": 0},
+                 {"bags": {"N": 0, "E": 0, "S": 0, "W": 0}},
+                 "Ann and Bob are level at 520: the game goes on until one is ahead at the end of a hand; "
+                 "Cat needs 750 to reach 500; Dan needs 500 to reach 500",
+                 id="spades: level at the top past the target with a player past lose_at, said once"),
+    pytest.param("spades", {"lose_at": -200, "partnerships": False}, {"N": 100, "E": 100, "S": -250, "W": 0},
+                 {"bags": {"N": 0, "E": 0, "S": 0, "W": 0}},
+                 "Ann and Bob are level at 100: the game goes on until one is ahead at the end of a hand; "
+                 "Ann needs 400 to reach 500; Bob needs 400 to reach 500; Cat needs 750 to reach 500; "
+                 "Dan needs 500 to reach 500",
+                 id="spades: a player past lose_at ends nothing while the top is level short of the target"),
+    pytest.param("spades", {"lose_at": -200, "partnerships": False}, {"N": 100, "E": 90, "S": -150, "W": 0},
+                 {"bags": {"N": 0, "E": 0, "S": 0, "W": 0}},
+                 "Ann needs 400 to reach 500; Bob needs 410 to reach 500; Cat needs 650 to reach 500; "
+                 "Dan needs 500 to reach 500; Cat is 50 above −200, where the game ends",
+                 id="spades: without partnerships, the player nearest lose_at by name"),
     pytest.param("spades", {"partnerships": False}, {"N": 520, "E": 520, "S": 300, "W": 100},
                  {"bags": {"N": 0, "E": 0, "S": 0, "W": 0}},
                  "Ann and Bob are level at 520: the game goes on until one is ahead at the end of a hand; "
@@ -110,6 +133,9 @@ def test_the_parts_say_which_side_what_and_how_far():
         ("NS", "target_on_bid", 3), ("EW", "target_on_bid", 0)]
     level = needs("thieving_stink", totals={"NS": 510, "EW": 510})
     assert level.as_dict()["parts"] == [{"side": None, "what": "level", "amount": 0, "text": level.text}]
+    lose_at = needs("spades", {"lose_at": -200}, totals={"NS": -150, "EW": 90}, extras={"bags": {"NS": 0, "EW": 0}})
+    assert lose_at.as_dict()["parts"][-1] == {
+        "side": "NS", "what": "lose_at", "amount": 50, "text": "NS are 50 above −200, where the game ends"}
     first_to_target = needs("smudge", {"win_rule": "first_to_target", "target": 11}, totals={"NS": 8, "EW": 5})
     assert first_to_target.as_dict()["parts"] == [
         {"side": "NS", "what": "target", "amount": 3, "text": "NS need 3 to reach 11"},

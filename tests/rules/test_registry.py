@@ -9,6 +9,7 @@ import pytest
 from games.rules import (
     RULESETS,
     InvalidOptions,
+    Option,
     Ruleset,
     UnknownGame,
     game_order,
@@ -162,3 +163,11 @@ def test_a_whole_number_option_takes_its_bounds():
     assert get_ruleset("spades", {"target": 1}).options["target"] == 1
     assert get_ruleset("spades", {"target": 1_000_000}).options["target"] == 1_000_000
     assert get_ruleset("spades", {"nil_value": 0}).options["nil_value"] == 0
+
+
+def test_an_option_of_a_kind_the_engine_does_not_check_takes_no_value():
+    # A kind misspelt where an option is declared must not let every value through.
+    rounds = Option("rounds", "integer", 3, "How many rounds a night has.")
+    with pytest.raises(InvalidOptions) as refused:
+        rounds.check(3)
+    assert refused.value.field == "rounds"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.rules import InvalidHand, get_ruleset
-from games.rules.base import next_seat
+from games.rules.base import HandScore, ScoredHand, next_seat
+from games.rules.thieving_stink import ThievingStink
 
 # NS bid 6 and take 8: two bags; EW bid 7 and take 5: set.
 SPADES_HAND = {"bids": {"N": 3, "E": 4, "S": 3, "W": 3}, "tricks": {"N": 4, "E": 3, "S": 4, "W": 2}}
@@ -62,3 +63,32 @@ def test_a_game_state_reads_as_data_with_its_totals_and_how_it_ended():
 def test_the_deal_passes_one_seat_to_the_left():
     assert [next_seat(seat) for seat in ("N", "E", "S", "W")] == ["E", "S", "W", "N"]
     assert next_seat("W", 2) == "E"
+
+
+def test_one_step_scores_a_hand_and_leaves_the_states_hands_as_they_were():
+    rules = get_ruleset("thieving_stink")
+    before = rules.replay([rules.record_example])
+    hand, after = rules.step(before, rules.record_example)
+    assert (hand.number, after.hands_played) == (2, 2)
+    assert after.hands == before.hands and len(after.hands) == 1
+
+
+def test_a_hand_built_without_extras_or_details_has_none():
+    # How the pages rebuild a stored hand of a game that keeps no extras (Smudge, Trumps, Thieving Stink).
+    hand = ScoredHand(3, "E", {"note": "x"}, {"NS": 5, "EW": 0}, {"NS": 12, "EW": 9})
+    assert (dict(hand.extras), dict(hand.details)) == ({}, {})
+    assert hand.as_dict() == {"number": 3, "dealer": "E", "delta": {"NS": 5, "EW": 0}, "totals": {"NS": 12, "EW": 9}}
+    score = HandScore({"NS": 5})
+    assert (dict(score.extras), dict(score.details)) == ({}, {})
+
+
+def test_a_game_that_ties_its_options_together_sees_every_option_with_its_defaults():
+    seen = []
+
+    class Tied(ThievingStink):
+        @classmethod
+        def check_options(cls, options):
+            seen.append(dict(options))
+
+    Tied({"target": 300})
+    assert seen == [{"first_dealer": "N", "target": 300, "last_hand": None}]

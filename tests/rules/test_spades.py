@@ -111,6 +111,15 @@ def test_blind_nil_needs_the_side_to_be_blind_nil_deficit_behind():
     assert refused.message == "blind nil needs EW to be at least 100 behind; EW is 30 behind"
 
 
+def test_blind_nil_refused_says_how_far_behind_ahead_or_level_the_side_is():
+    rules = Spades({})
+    for totals, standing in [({"NS": 101, "EW": 100}, "EW is 1 behind"), ({"NS": 100, "EW": 100}, "the scores are level"),
+                             ({"NS": 100, "EW": 101}, "EW is 1 ahead")]:
+        with pytest.raises(InvalidHand) as refused:
+            rules.play(rules.resume(totals=totals, extras=None, hands_played=2), EAST_BLIND_NIL)
+        assert refused.value.message == f"blind nil needs EW to be at least 100 behind; {standing}"
+
+
 def test_blind_nil_deficit_zero_allows_blind_nil_at_any_score():
     state = play([SEVEN_TAKE_NINE, hand(["blind_nil", 3, 5, 3], [0, 4, 5, 4])], blind_nil_deficit=0)
     assert state.hands[1].details["nils"][0]["made"] is True
@@ -143,6 +152,19 @@ def test_double_nil_is_refused_naming_both_seats():
         "N and S both bid nil; one of the partners must bid at least 1 trick "
         "(double nil is not allowed in this game)"
     )
+
+
+def test_partners_both_bidding_zero_are_a_double_nil_too():
+    refused = refusal([hand([0, 5, 0, 5], [0, 7, 0, 6])])
+    assert (refused.field, refused.message) == (
+        "bids", "N and S both bid nil; one of the partners must bid at least 1 trick "
+                "(double nil is not allowed in this game)")
+
+
+def test_a_hands_nils_are_listed_in_seat_order():
+    state = play([hand([4, "nil", "nil", 5], [6, 0, 1, 6])])
+    assert state.hands[0].details["nils"] == [{"seat": "E", "blind": False, "made": True},
+                                              {"seat": "S", "blind": False, "made": False}]
 
 
 def test_double_nil_allowed_makes_the_contract_zero_and_every_trick_a_bag():
@@ -251,6 +273,13 @@ def test_without_partnerships_seats_opposite_may_both_bid_nil():
 
 
 # --- refusals ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", SEATS)
+def test_four_seats_with_one_misnamed_are_refused_for_the_seat_left_out(seat):
+    bids = {("X" if each == seat else each): 3 for each in SEATS}
+    refused = refusal([{"bids": bids, "tricks": dict(zip(SEATS, [4, 3, 3, 3], strict=True))}])
+    assert (refused.field, refused.message) == ("bids", f"bids has nothing for {seat}; give a bid for each of N, E, S, W")
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,8 @@
 page and directs it from their phone; nine players check in (one by scanning the night's QR on her own phone, whose
 guide card then follows the night by itself); three scorekeepers' phones enter the hands at the tables; a late
 arrival and two more come before round 2, so rounds 2 and 3 fill three tables; a substitute takes a seat in
-round 3. The night's standings come out as the recorded hands say.
+round 3. A TV shows the room board all along. The night's standings come out as the recorded hands say, on the
+organiser's phone and on the board.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from games.models import Game, Hand, Night, NightPlayer, NightTable
 from tests.conftest import join
 
 from .conftest import PHONE, pick, record, shoot, sign_in
+from .test_accessibility import axe_source, violations  # noqa: F401 - axe_source is a fixture
 from .test_whole_games import spades_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,6 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ROOM = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Max")
 FIRST_NINE = ROOM[:9]
 MINUS = "\u2212"
+TV = {"width": 1920, "height": 1080}
 
 # Spades hands, every bid 3 (bids N E S W, tricks N E S W): both sides make theirs, one with a bag; or NS bid 7
 # and are set.
@@ -103,16 +106,20 @@ def expected_standings(night: Night) -> list[tuple[str, str, str]]:
             for name in ranked]
 
 
-def test_an_organiser_runs_a_club_night_from_a_phone(phone, browser, live_server, club):
+def accessible(page, axe_source) -> None:  # noqa: F811 - the fixture
+    assert violations(page, axe_source) == [], page.url
+
+
+def test_an_organiser_runs_a_club_night_from_a_phone(phone, browser, live_server, club, axe_source):  # noqa: F811
     contexts = []
     try:
-        run_the_night(phone, browser, live_server, club, contexts)
+        run_the_night(phone, browser, live_server, club, contexts, lambda page: accessible(page, axe_source))
     finally:
         for context in contexts:
             context.close()
 
 
-def run_the_night(organiser, browser, live_server, league, contexts):
+def run_the_night(organiser, browser, live_server, league, contexts, check_accessible):
     sign_in(organiser, "owner")
     organiser.goto(f"/leagues/{league.slug}/")
     organiser.get_by_role("link", name="Club night").click()
@@ -136,23 +143,40 @@ def run_the_night(organiser, browser, live_server, league, contexts):
     assert qr.evaluate("image => image.naturalWidth") > 0
     link = organiser.get_by_role("link", name="Check-in link").get_attribute("href")
     shoot(organiser, "night-check-in-director-phone")
+    check_accessible(organiser)
+
+    # The room's TV shows the board from the start.
+    board = organiser.get_by_role("link", name="Room board (for a TV)").get_attribute("href")
+    tv_context = browser.new_context(viewport=TV, base_url=live_server.url)
+    contexts.append(tv_context)
+    tv = tv_context.new_page()
+    tv.set_default_timeout(15_000)
+    tv.goto(board)
+    expect(tv.locator(".room-round")).to_contain_text("Checking in: 8 here")
 
     ida = another_phone(browser, live_server, contexts)
     ida.goto(link)
     expect(ida.get_by_role("heading", name="Check in: Thursday night")).to_be_visible()
     shoot(ida, "night-check-in-phone", full_page=False)
+    check_accessible(ida)
     ida.get_by_role("button", name="Ida", exact=True).click()
     expect(ida.locator("[data-guide]")).to_have_text("The first round has not started yet")
     assert NightPlayer.objects.filter(night=night, player__name="Ida", checked_in_by=None).exists()
 
+    # The organiser's page shows her checked in by itself.
+    expect(organiser.get_by_role("heading", name="Here (9)")).to_be_visible()
+    expect(organiser.get_by_role("button", name="Check in Ida")).to_have_count(0)
+
     # Round 1: two tables in check-in order, Ida sits out: her phone says so by itself.
-    organiser.goto(night_page(night.pk))
     expect(organiser.locator("[data-next-step]")).to_have_text("9 checked in: start round 1 when everyone is here")
     organiser.get_by_role("button", name="Start round 1").click()
     expect(organiser.get_by_text("Round 1 has started: 2 tables.")).to_be_visible()
     expect(ida.locator("[data-guide]")).to_have_text("Round 1 · you sit this round out")
     expect(organiser.get_by_role("button", name="Start round 2")).to_be_disabled()
     shoot(organiser, "night-round-director-phone", full_page=False)
+    check_accessible(organiser)
+    check_accessible(ida)
+    expect(tv.locator(".room-round")).to_contain_text("Round 1 of 3")
 
     keepers = []
     for username in ("sk1", "sk2", "sk3"):
@@ -165,6 +189,9 @@ def run_the_night(organiser, browser, live_server, league, contexts):
     expect(organiser.get_by_text("Jo is checked in.")).to_be_visible()
     for table, hands in PLAN[1].items():
         play_table(keepers[table - 1], night.pk, 1, table, hands)
+    # The board follows the tables by itself: 61 + 61 at table 1, 121 all at table 2.
+    expect(tv.locator('[data-total="Table 1 NS"]')).to_have_text("122")
+    expect(tv.locator('[data-total="Table 2 EW"]')).to_have_text("121")
     organiser.get_by_role("button", name="Check in Kim").click()
     organiser.get_by_label("Someone new").fill("Lou")
     organiser.get_by_role("button", name="Add and check in").click()
@@ -217,3 +244,52 @@ def run_the_night(organiser, browser, live_server, league, contexts):
     assert any(points.startswith(MINUS) for _, _, points in shown)
     organiser.locator("#standings").scroll_into_view_if_needed()
     shoot(organiser, "night-standings-phone")
+    check_accessible(organiser)
+    # The board, updated by itself, ranks them the same.
+    expect(tv.locator(".room-round")).to_contain_text("The night is over")
+    assert [(row.locator("th").inner_text(), row.locator("td.num").nth(0).inner_text(),
+             row.locator("td.num").nth(1).inner_text()) for row in tv.locator(".room-lines-table tbody tr").all()] == shown
+
+
+def test_the_director_runs_a_night_without_javascript(no_script_phone, club):
+    """Every control of the director's page is a form that posts and comes back: no script needed, a refusal shown
+    beside its field, the confirmation to move on a fold that opens without script."""
+    from games.services import hand_record
+
+    organiser = no_script_phone
+    sign_in(organiser, "owner")
+    organiser.goto(f"/leagues/{club.slug}/nights/new/?type=spades")
+    pick(organiser, "round_end", "After a number of hands")
+    organiser.get_by_label("Hands a round").fill("0")
+    organiser.get_by_role("button", name="Start the Spades night").click()
+    expect(organiser.locator(".field.invalid", has=organiser.get_by_label("Hands a round"))).to_contain_text(
+        "a round's hands must be a whole number from 1 to 50")
+    organiser.get_by_label("Hands a round").fill("1")
+    organiser.get_by_role("button", name="Start the Spades night").click()
+    night = Night.objects.get()
+    for name in ROOM[:8]:
+        organiser.get_by_role("button", name=f"Check in {name}").click()
+    expect(organiser.get_by_role("heading", name="Here (8)")).to_be_visible()
+    organiser.get_by_role("button", name="Start round 1").click()
+    expect(organiser.get_by_text("Round 1 has started: 2 tables.")).to_be_visible()
+
+    organiser.locator("summary", has_text="Move a table").click()
+    organiser.get_by_label("Table", exact=True).select_option(label="Table 2")
+    organiser.get_by_label("Moves to number").fill("100")
+    organiser.get_by_role("button", name="Move the table").click()
+    expect(organiser.locator(".field.invalid", has=organiser.get_by_label("Moves to number"))).to_contain_text(
+        "a table's number must be a whole number from 1 to 99")
+    organiser.get_by_label("Moves to number").fill("4")
+    organiser.get_by_role("button", name="Move the table").click()
+    expect(organiser.get_by_text("Table 2 is table 4 now.")).to_be_visible()
+
+    game = NightTable.objects.get(round__night=night, number=1).game
+    hand_record(game=game, record={"bids": {"N": 3, "E": 3, "S": 3, "W": 3},
+                                   "tricks": {"N": 4, "E": 3, "S": 3, "W": 3}}, by=game.created_by)
+    organiser.reload()
+    expect(organiser.get_by_role("button", name="Start round 2")).to_be_disabled()
+    organiser.locator("summary", has_text="Move on without waiting").click()
+    expect(organiser.get_by_text("table 4 finishes its game")).to_be_visible()
+    organiser.get_by_role("button", name="Yes, start round 2 now").click()
+    expect(organiser.get_by_text("Round 2 has started: 2 tables.")).to_be_visible()
+    expect(organiser.get_by_text("Round 1, table 4 is still playing (hand 1 of 1).")).to_be_visible()
