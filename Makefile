@@ -60,7 +60,9 @@ test-services:
 screenshots: install
 	SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots REQUIRE_SERVICES=1 \
 		$(BIN)/python -m pytest tests/pages/browser/test_screenshots.py tests/pages/browser/test_table_offline.py \
-		tests/pages/browser/test_every_phone.py tests/pages/browser/test_confirm_phones.py
+		tests/pages/browser/test_every_phone.py tests/pages/browser/test_confirm_phones.py \
+		tests/pages/browser/test_night_board.py \
+		tests/pages/browser/test_club_night.py
 
 lint: install
 	$(BIN)/ruff check .
@@ -101,8 +103,9 @@ beat: install
 	$(BIN)/celery -A scorekeeper beat --loglevel=info
 
 # Benchmarks and their targets: docs/benchmarks.md. PostgreSQL and Redis from DATABASE_URL/REDIS_URL, or started
-# for the run (BENCH_POSTGRES_PORT, BENCH_REDIS_PORT: their ports, a free one by default). BENCH_ARGS passes
-# options: `make bench BENCH_ARGS="--only recording,workers"`; `make bench-growth`: the exports at 2,000, 20,000
+# for the run (BENCH_POSTGRES_PORT, BENCH_REDIS_PORT: their ports, a free one by default); the run's own database
+# is scorekeeper_bench (BENCH_DATABASE: another name). BENCH_ARGS passes options: `make bench BENCH_ARGS="--only
+# recording,workers"`, `--only club_night --night-tables 20`; `make bench-growth`: the exports at 2,000, 20,000
 # and 100,000 games (as far as ten minutes of building allow) with their growth table.
 BENCH_ARGS ?=
 bench: install

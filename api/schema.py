@@ -119,6 +119,15 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[tuple[str, str], dict[str, str
         "ListMembers": (("/api/v1/leagues/{id}/members/", "get"), {"id": "$response.body#/id"}),
         "AddMember": (("/api/v1/leagues/{id}/members/", "post"), {"id": "$response.body#/id"}),
         "Standings": (("/api/v1/leagues/{id}/standings/", "get"), {"id": "$response.body#/id"}),
+        "ListNights": (("/api/v1/leagues/{id}/nights/", "get"), {"id": "$response.body#/id"}),
+        "StartNight": (("/api/v1/leagues/{id}/nights/", "post"), {"id": "$response.body#/id"}),
+    },
+    ("/api/v1/leagues/{id}/nights/", "post", "201"): {
+        "GetNight": (("/api/v1/nights/{id}/", "get"), {"id": "$response.body#/id"}),
+        "CheckIn": (("/api/v1/nights/{id}/check-in/", "post"), {"id": "$response.body#/id"}),
+        "StartRound": (("/api/v1/nights/{id}/rounds/", "post"), {"id": "$response.body#/id"}),
+        "EndNight": (("/api/v1/nights/{id}/end/", "post"), {"id": "$response.body#/id"}),
+        "NightResults": (("/api/v1/nights/{id}/results.csv", "get"), {"id": "$response.body#/id"}),
     },
     ("/api/v1/leagues/{id}/members/", "post", "201"): {
         "GetMember": (("/api/v1/leagues/{id}/members/{username}/", "get"),

@@ -27,6 +27,7 @@ from django.utils.text import slugify
 from games.forms import hand_form_class
 from games.forms.base import seat_names, side_names
 from games.models import Game, Hand, League, Season, display_name
+from games.nights import NightView
 from games.rules import ruleset_class
 from games.standings.selectors import league_standings
 from games.summary import game_summary
@@ -200,3 +201,33 @@ def hands_table(game: Game, hands: Iterable[Hand], *, corrected: Collection[int]
         "Note", "Entered by", when("Entered"), "Corrected", "Record (JSON)",
     ]
     return Table(headers=headers, rows=rows, filename=f"game-{game.pk}-hands.csv")
+
+
+# --- a club night ----------------------------------------------------------------------------------
+
+
+RESULT_WORDS = {"won": "won", "lost": "lost", "drawn": "drawn", "playing": "playing", "abandoned": "abandoned",
+                "sat_out": "sat out", None: ""}
+
+
+def night_results_table(view: NightView) -> Table:
+    """A club night's results (``games.nights.night_view``): one line per player (a pairs night: per pair) in the
+    order of the night's standings, with their place, games won, drawn and lost, points and rounds sat out, then
+    each round's result, table and points. No query beyond what ``view`` has read."""
+    rounds = [round_.number for round_ in view.rounds]
+    pairs = view.pairs is not None
+    rows = []
+    for line in view.standings:
+        entries = {entry.round: entry for entry in line.rounds}
+        per_round: list[Any] = []
+        for number in rounds:
+            entry = entries.get(number)
+            per_round += ([RESULT_WORDS.get(entry.result, entry.result), entry.table, entry.points]
+                          if entry is not None else ["", None, None])
+        rows.append([line.place, *([line.key] if pairs else []), view.names(line.who), line.played, line.won,
+                     line.drawn, line.lost, line.points, line.sat_out, *per_round])
+    headers = ["Place", *(["Pair", "Players"] if pairs else ["Player"]), "Played", "Won", "Drawn", "Lost", "Points",
+               "Sat out", *(f"Round {number}{suffix}" for number in rounds for suffix in ("", " table", " points"))]
+    night = view.night
+    return Table(headers=headers, rows=rows,
+                 filename=f"{night.league.slug}-{slugify(night.name) or 'club-night'}-{night.pk}-results.csv")

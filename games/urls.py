@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from . import views
+from .views import night_room
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -55,5 +56,13 @@ urlpatterns = [
     path("leagues/<slug:slug>/players/<int:player_id>/claim/", views.league_player_claim,
          name="league-player-claim"),
     path("leagues/<slug:slug>/claims/<int:claim_id>/", views.league_claim_decide, name="league-claim-decide"),
+    path("leagues/<slug:slug>/nights/new/", views.night_new, name="night-new"),
+    path("nights/<int:night_id>/", views.night_page, name="night"),
+    path("nights/<int:night_id>/check-in/", views.night_check_in, name="night-check-in"),
+    path("nights/<int:night_id>/check-in.svg", views.night_code_qr, name="night-check-in-qr"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
+    path("nights/<int:night_id>/board/", night_room.night_board, name="night-board"),
+    path("nights/<int:night_id>/board/live/", night_room.night_board_live, name="night-board-live"),
+    path("nights/<int:night_id>/cards/", night_room.night_cards, name="night-cards"),
+    path("nights/<int:night_id>/results/", night_room.night_results, name="night-results"),
 ]

@@ -280,13 +280,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Three things have a status; each its own enum, named for what it is.
+    # Four things have a status; each its own enum, named for what it is.
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.play.Game.Status",
         "InvitationStatusEnum": "games.models.people.Invitation.Status",
         "ClaimStatusEnum": "games.models.people.PlayerClaim.Status",
         "ConfirmationEnum": "games.models.play.Confirmation",
         "HandConfirmationEnum": "games.models.play.HAND_CHECK_STATES",
+        "NightStatusEnum": "games.models.nights.Night.Status",
     },
 }
 

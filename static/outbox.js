@@ -1,5 +1,8 @@
 // Scorekeeper's outbox: hands entered at the table are kept on the phone (IndexedDB) first, then sent in
 // order, one at a time, each with the key made when its entry started, until the server has answered.
+// Confirmations and disputes of a hand by the other side (``kind: "check"``) are kept and sent the same
+// way, in a queue of their own per game (``checksQueue``), so that a hand waiting for review never holds
+// them back nor they a hand.
 // The same module runs in the page and in the service worker (Background Sync), so it touches no page:
 // what it needs of the page (who is signed in, the CSRF token) is kept in its own store.
 
@@ -139,6 +142,11 @@ export function newKey() {
   return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
 }
 
+/** The outbox queue of a game's confirmations and disputes (``entry.game`` of a check entry). */
+export function checksQueue(game) {
+  return `${game}/checks`;
+}
+
 // --- sending ---------------------------------------------------------------------------------------
 
 const NOT_SENT = new Set(["idempotency_key", "expected_number", "csrfmiddlewaretoken"]);
@@ -148,7 +156,9 @@ async function send(entry, token) {
   const body = new URLSearchParams();
   entry.fields.filter(([name]) => !NOT_SENT.has(name)).forEach(([name, value]) => body.append(name, value));
   body.append("idempotency_key", entry.key);
-  body.append("expected_number", String(entry.expected_number));
+  if (entry.kind !== "check") {
+    body.append("expected_number", String(entry.expected_number));
+  }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
   let response;
@@ -213,6 +223,15 @@ async function flushGame(queue, token, summary) {
       summary.stopped.push(entry);
       return;
     }
+    if (entry.kind === "check" && what !== "recorded" && what !== "signin") {
+      // A confirmation or dispute refused (the hand changed since, or this phone's seat may not) is
+      // final: it leaves the queue, and the page shows the hand as the server has it.
+      await remove(entry.key);
+      summary.refused.push({ entry, answer });
+      changed({ type: "check-refused", game: entry.game, key: entry.key, number: entry.number,
+                answer: answer.body });
+      continue;
+    }
     if (what !== "recorded") {
       entry.state = what;
       entry.problem = answer.body || { detail: `the server refused this hand (${answer.status})` };
@@ -222,15 +241,15 @@ async function flushGame(queue, token, summary) {
     }
     await remove(entry.key);
     summary.recorded.push({ entry, answer: answer.body });
-    changed({ type: "recorded", game: entry.game, key: entry.key, number: answer.body.number,
-              answer: answer.body });
+    changed({ type: entry.kind === "check" ? "checked" : "recorded", game: entry.game, key: entry.key,
+              number: answer.body.number, answer: answer.body });
   }
 }
 
 async function flushAll(csrf) {
   const [token, user] = await Promise.all([csrf === undefined ? getMeta("csrf") : csrf, getMeta("user")]);
   const all = (await entries()).filter((entry) => !user || !entry.user || entry.user === user);
-  const summary = { recorded: [], stopped: [], offline: false };
+  const summary = { recorded: [], stopped: [], refused: [], offline: false };
   const games = [...new Set(all.map((entry) => entry.game))];
   for (const game of games) {
     if (summary.offline) {
@@ -249,7 +268,8 @@ let flushing = null;
  * entered by someone else on this phone waits for them. One flush at a time, across the page and the
  * service worker where the browser has Web Locks. ``csrf``: the page's token (the service worker
  * cannot read cookies and uses the one the page kept). Resolves with a summary:
- * {recorded: [{entry, answer}], stopped: [entry], offline: bool}.
+ * {recorded: [{entry, answer}], stopped: [entry], refused: [{entry, answer}] (confirmations and disputes
+ * the server refused: they have left the outbox), offline: bool}.
  */
 export function flush({ csrf } = {}) {
   if (!flushing) {

@@ -135,19 +135,23 @@ self.addEventListener("sync", (event) => {
 });
 
 // A page that loaded without the worker (the first page, or one opened while the worker installed): its
-// copy is kept as if it had loaded through here, then the worker takes it over (and any other such page).
-async function takeOver(client) {
-  const url = new URL(client.url);
-  if (kept(url) && !url.search) {
-    await networkFirst(new Request(url), url).catch(() => null);
-  }
+// copy is kept as if it had loaded through here, then the worker takes it over. claim() takes every such
+// page at once, so each of them gets its copy first: a table page that loaded while another page asked
+// would otherwise be taken over without one, and would not open offline.
+async function takeOver() {
+  const controlled = new Set((await self.clients.matchAll({ type: "window" })).map((client) => client.id));
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  await Promise.all(windows.filter((client) => !controlled.has(client.id)).map((client) => {
+    const url = new URL(client.url);
+    return kept(url) && !url.search ? networkFirst(new Request(url), url).catch(() => null) : null;
+  }));
   await self.clients.claim();
 }
 
 self.addEventListener("message", (event) => {
   const type = event.data && event.data.type;
   if (type === "claim" && event.source) {
-    event.waitUntil(takeOver(event.source));
+    event.waitUntil(takeOver());
   } else if (type === "forget-pages") {
     event.waitUntil(caches.delete(PAGES_CACHE));
   }

@@ -64,6 +64,7 @@ class ImportReportOut(serializers.Serializer):
     abandoned = serializers.IntegerField()
     hands = serializers.IntegerField()
     matches = serializers.IntegerField()
+    nights = serializers.IntegerField(help_text="The league's club nights, from the backup's.")
     game_types = serializers.DictField(child=serializers.IntegerField(), help_text="Games per game type (by name).")
     summary = serializers.CharField(help_text="The same, in a sentence.")
 

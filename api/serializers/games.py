@@ -368,7 +368,8 @@ class MatchIn(Strict):
 
 class MatchGameOut(GameOut):
     class Meta(GameOut.Meta):
-        fields = ["id", "match_game_number", "seats", "status", "totals", "winner", "hand_count", "next_dealer"]
+        fields = ["id", "match_game_number", "seats", "status", "totals", "winner", "hand_count", "next_dealer",
+                  "provisional"]
 
 
 class PlayerTotal(serializers.Serializer):
@@ -384,6 +385,10 @@ class MatchOut(serializers.Serializer):
     seating = SeatsIn(help_text="Game 1's seating (player ids).")
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=STATUSES)
+    provisional = serializers.BooleanField(
+        read_only=True, help_text="One of its games is provisional (finished with hands the other side has not yet "
+                                  "confirmed, its league's window not passed): the match is out of the standings "
+                                  "until that game is in.")
     player_totals = PlayerTotal(many=True, source="player_rows",
                                 help_text="Each player's match total so far, highest first.")
     winners = serializers.ListField(child=serializers.IntegerField(), help_text="Winning player ids (ties share).")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
 from rest_framework import serializers
 
 from games.models import Confirmation, League, Membership, Player, display_name
@@ -76,10 +77,15 @@ class LeagueUpdate(Strict):
 
 
 class LeagueOut(serializers.ModelSerializer):
+    nights_url = serializers.SerializerMethodField(help_text="The league's club nights (`leagues/{id}/nights/`).")
+
     class Meta:
         model = League
         fields = ["id", "name", "slug", "is_public", "default_options", "confirmation", "provisional_hours",
-                  "created_at"]
+                  "created_at", "nights_url"]
+
+    def get_nights_url(self, league: League) -> str:
+        return reverse("api-league-nights", args=[league.pk])
 
 
 class MemberIn(Strict):

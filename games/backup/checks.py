@@ -16,6 +16,7 @@ check each as it comes; :meth:`GameChecker.finish` adds what only the whole list
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -61,7 +62,7 @@ def item_name(collection: str, index: int, item: Any) -> str:
         name = item.get("name") if isinstance(item, dict) else None
         return f"season {shown(name)}" if isinstance(name, str) else f"season {index + 1}"
     key = item.get("key") if isinstance(item, dict) else None
-    word = {"games": "game", "players": "player", "matches": "match"}.get(collection, collection)
+    word = {"games": "game", "players": "player", "matches": "match", "nights": "night"}.get(collection, collection)
     return f"{word} {key}" if isinstance(key, str) and key else f"{collection}[{index}]"
 
 
@@ -75,7 +76,7 @@ def where(path: Iterable[Any], document: Any) -> str:
         step = path[i]
         following = path[i + 1] if i + 1 < len(path) else None
         if isinstance(step, str) and isinstance(following, int) and step in ("games", "players", "matches",
-                                                                                "seasons", "hands"):
+                                                                                "seasons", "hands", "nights"):
             items = node.get(step) if isinstance(node, dict) else None
             item = items[following] if isinstance(items, list) and following < len(items) else None
             parts.append(f"hand {following + 1}" if step == "hands" else item_name(step, following, item))
@@ -235,6 +236,27 @@ def moment(value: Any) -> datetime | None:
 
 
 @dataclass(frozen=True)
+class CheckedCheck:
+    """One entry of a hand's confirmation trail, read."""
+
+    action: str
+    seat: str
+    via: str
+    at: datetime | None
+    record: Mapping[str, Any] | None
+    note: str
+
+
+@dataclass(frozen=True)
+class HandConfirmation:
+    """Where a hand stands with the other side (a game whose confirmation is ``opponents``), and its trail."""
+
+    state: str
+    entered_side: str
+    checks: tuple[CheckedCheck, ...] = ()
+
+
+@dataclass(frozen=True)
 class CheckedGame:
     """A game of the document that passed every check, re-scored: what a restore stores."""
 
@@ -250,6 +272,10 @@ class CheckedGame:
     started_at: datetime | None
     finished_at: datetime | None
     entered: list[datetime | None]
+    time_up_at: datetime | None = None
+    confirmation: str = "off"
+    # Each hand's confirmation, in a game whose confirmation is ``opponents`` (else empty).
+    confirmations: tuple[HandConfirmation, ...] = ()
 
 
 @dataclass
@@ -274,7 +300,7 @@ class GameChecker:
         if not shaped:
             return None, problems
         times: dict[str, datetime | None] = {}
-        for label in ("started_at", "finished_at"):
+        for label in ("started_at", "finished_at", "time_up_at"):
             try:
                 times[label] = moment(entry.get(label))
             except ValueError as error:
@@ -301,13 +327,17 @@ class GameChecker:
             problems.append(f"{name}: it is marked abandoned, yet its hands finish it")
         if finished and not state.finished and not abandoned:
             problems.append(f"{name}: it has a finished_at, yet its hands do not finish it (nor was it abandoned)")
+        confirmation = entry.get("confirmation", OFF)
+        confirmations, confirmation_problems = hand_confirmations(entry["hands"], confirmation, ruleset, state)
+        problems += [f"{name}: {problem}" for problem in confirmation_problems]
         if problems:
             return None, problems
         return CheckedGame(
             key=entry["key"], game_type=entry["game_type"], seats=dict(entry["seats"]), ruleset=ruleset,
             state=state, rules_version=rules_version, abandoned=abandoned, match=entry.get("match"),
             match_game_number=entry.get("match_game_number"), started_at=started, finished_at=finished,
-            entered=entered,
+            entered=entered, time_up_at=times.get("time_up_at"), confirmation=confirmation,
+            confirmations=tuple(confirmations),
         ), []
 
     def rule_problems(self, entry: Mapping[str, Any]) -> list[str]:
@@ -358,6 +388,82 @@ class GameChecker:
                 for key, game_type in self.facts.matches.items() if game_type is None and key not in self.match_types]
 
 
+# --- confirmation by the other side ----------------------------------------------------------------------
+
+OFF, OPPONENTS = "off", "opponents"
+CONFIRMATION_FIELDS = ("confirmation", "entered_side", "checks")
+
+
+def hand_confirmations(hands: list[dict[str, Any]], confirmation: str, ruleset: Ruleset,
+                       state: GameState) -> tuple[list[HandConfirmation], list[str]]:
+    """Each hand's confirmation (shapes already checked by the schema) and the problems in them, each naming
+    the hand. A hand of a game with confirmation that says nothing of it is confirmed (a backup written
+    before confirmation was kept); a game without confirmation has none to say."""
+    if confirmation != OPPONENTS:
+        return [], [f"hand {number}: it has a {'/'.join(sorted(set(CONFIRMATION_FIELDS) & set(hand)))}, but "
+                    "the game's hands are not confirmed by the other side (its confirmation is off)"
+                    for number, hand in enumerate(hands, 1) if set(CONFIRMATION_FIELDS) & set(hand)]
+    confirmations, problems = [], []
+    for number, hand in enumerate(hands, 1):
+        found: list[str] = []
+        hand_state = hand.get("confirmation", "confirmed")
+        side = hand.get("entered_side", "")
+        if side and side not in ruleset.sides:
+            found.append(f"entered_side is {shown(side)}, not one of the game's sides ({', '.join(ruleset.sides)}) "
+                         "nor empty")
+        checks = []
+        for position, check in enumerate(hand.get("checks", []), 1):
+            checks.append(read_check(check, position, ruleset, side, found))
+            if check["action"] == "disputed" and "record" in check:
+                found += [f"check {position}: {problem}"
+                          for problem in disputed_record_problems(ruleset, state, number, check["record"])]
+        last = checks[-1].action if checks else None
+        if hand_state in ("disputed", "kept") and last != hand_state:
+            found.append(f"it is {hand_state}, but the last of its checks is {shown(last) if last else 'missing'}")
+        elif hand_state == "confirmed" and last is not None and last != "confirmed":
+            found.append(f"it is confirmed, but the last of its checks says {last}")
+        problems += [f"hand {number}: {problem}" for problem in found]
+        confirmations.append(HandConfirmation(state=hand_state, entered_side=side, checks=tuple(checks)))
+    return confirmations, problems
+
+
+def read_check(check: Mapping[str, Any], position: int, ruleset: Ruleset, entered_side: str,
+               found: list[str]) -> CheckedCheck:
+    """One check of a trail, read; what is wrong with it added to ``found``."""
+    action, seat = check["action"], check.get("seat", "")
+    where_said = f"check {position}"
+    at = None
+    try:
+        at = moment(check.get("at"))
+    except ValueError as error:
+        found.append(f"{where_said}: {error}")
+    if action == "disputed" and "record" not in check:
+        found.append(f"{where_said}: a dispute needs the record of the hand as the disputing player says it was")
+    if action != "disputed" and "record" in check:
+        found.append(f"{where_said}: only a dispute has a record")
+    if action in ("confirmed", "disputed") and not seat:
+        found.append(f"{where_said}: a hand is {action} by a player: say their seat")
+    if action == "kept" and seat:
+        found.append(f"{where_said}: a hand is kept by the scorekeeper, who has no seat")
+    if seat and entered_side and ruleset.side_of(seat) == entered_side:
+        found.append(f"{where_said}: {seat} is of {entered_side}, the side that entered the hand; the other "
+                     "side confirms or disputes it")
+    return CheckedCheck(action=action, seat=seat, via=check.get("via", "account"), at=at,
+                        record=check.get("record"), note=check.get("note", ""))
+
+
+def disputed_record_problems(ruleset: Ruleset, state: GameState, number: int, record: Any) -> list[str]:
+    """A dispute's record must be a hand the rules allow where the hand was played."""
+    before = state.hands[number - 2] if number > 1 else None
+    start = ruleset.initial_state() if before is None else ruleset.resume(
+        totals=before.totals, extras=before.extras, hands_played=before.number)
+    try:
+        ruleset.play(start, record)
+    except RulesError as error:
+        return [f"the disputed record: {error}"]
+    return []
+
+
 def check_games(document: Any) -> tuple[list[CheckedGame], list[str]]:
     """Every game of a whole document checked (:class:`GameChecker`): those that passed, and the problems."""
     if not isinstance(document.get("players"), list) or not isinstance(document.get("matches", []), list):
@@ -370,3 +476,53 @@ def check_games(document: Any) -> tuple[list[CheckedGame], list[str]]:
         if game is not None:
             checked.append(game)
     return checked, problems + checker.finish()
+
+
+# --- club nights -----------------------------------------------------------------------------------------
+
+
+def night_problems(document: Any) -> list[str]:
+    """What the schema cannot say of the document's club nights (their shapes already checked): keys used once,
+    entrants and those sitting out among the players, each checked in once, rounds numbered 1 to n, table
+    numbers used once a round, each table's game listed, of the night's game type and at no other table."""
+    players = facts_of(document).players
+    games = {entry["key"]: entry.get("game_type") for entry in listed(document, "games")
+             if isinstance(entry, dict) and isinstance(entry.get("key"), str)}
+    problems = duplicates(listed(document, "nights"), "nights", document)
+    tables_of: dict[str, str] = {}
+    for index, night in enumerate(listed(document, "nights")):
+        name = item_name("nights", index, night)
+        entrants = [entrant["player"] for entrant in night.get("entrants", [])]
+        problems += [f"{name}: {shown(key)} is checked in but not among the players"
+                     for key in dict.fromkeys(entrants) if key not in players]
+        problems += [f"{name}: {shown(key)} is checked in twice; a player is checked in to a night once"
+                     for key, count in Counter(entrants).items() if count > 1]
+        rounds = night.get("rounds_played", [])
+        numbers = [round_["number"] for round_ in rounds]
+        if numbers != list(range(1, len(numbers) + 1)):
+            problems.append(f"{name}: its rounds are numbered {', '.join(map(shown, numbers))}; rounds are "
+                            f"numbered 1 to {len(numbers)} in the order played")
+        for round_ in rounds:
+            where_round = f"{name}: round {round_['number']}"
+            named = [*round_.get("sitting_out", []),
+                     *(player for table in round_["tables"] for change in table.get("substitutions", [])
+                       for player in (change["leaving"], change["arriving"]))]
+            problems += [f"{where_round}: {shown(key)} is not among the players"
+                         for key in dict.fromkeys(named) if key not in players]
+            seen: set[int] = set()
+            for table in round_["tables"]:
+                where_table = f"{where_round}: table {table['number']}"
+                if table["number"] in seen:
+                    problems.append(f"{where_table}: the round has two tables {table['number']}")
+                seen.add(table["number"])
+                game = table["game"]
+                if game not in games:
+                    problems.append(f"{where_table}: its game {shown(game)} is not listed")
+                elif game in tables_of:
+                    problems.append(f"{where_table}: its game {game} is also {tables_of[game]}'s; a game is "
+                                    "played at one table")
+                elif games[game] != night["game_type"]:
+                    problems.append(f"{where_table}: its game {game} is {shown(games[game])}, but the night plays "
+                                    f"{night['game_type']}")
+                tables_of.setdefault(game, where_table)
+    return problems

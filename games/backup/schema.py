@@ -13,7 +13,14 @@ import json
 from functools import cache
 from typing import Any
 
-from games.rules import RULES_VERSION, RULESETS
+from games.models.play import (
+    HAND_CHECK_STATES,
+    MAX_PROVISIONAL_HOURS,
+    PROVISIONAL_HOURS,
+    Confirmation,
+    HandCheck,
+)
+from games.rules import RULES_VERSION, RULESETS, SEATS
 
 FORMAT = "scorekeeper-league"
 VERSION = 1
@@ -21,6 +28,8 @@ SCHEMA_ID = "https://scorekeeper.invalid/schemas/league-backup-v1.json"
 
 PLAYER_KEY = {"type": "string", "pattern": "^P[0-9]+$"}
 MATCH_KEY = "^M[0-9]+$"
+GAME_KEY = "^G[0-9]+$"
+NIGHT_KEY = "^N[0-9]+$"
 
 
 def closed(required: list[str], properties: dict[str, Any], **more: Any) -> dict[str, Any]:
@@ -50,6 +59,12 @@ def league() -> dict[str, Any]:
             "propertyNames": ref("game_type"),
             "additionalProperties": {"type": "object"},
         },
+        "confirmation": ref("confirmation", description="Whether the other side confirms each hand of the games "
+                                                        "the league starts from now on (its house rule)."),
+        "provisional_hours": {"type": "integer", "minimum": 0, "maximum": MAX_PROVISIONAL_HOURS,
+                              "default": PROVISIONAL_HOURS,
+                              "description": "How many hours a finished game with hands not yet confirmed stays "
+                                             "provisional (out of the standings)."},
     })
 
 
@@ -95,7 +110,7 @@ def matches() -> dict[str, Any]:
 
 def game() -> dict[str, Any]:
     return closed(["key", "game_type", "seats", "options", "hands"], {
-        "key": {"type": "string", "pattern": "^G[0-9]+$", "description": "Unique among the games."},
+        "key": {"type": "string", "pattern": GAME_KEY, "description": "Unique among the games."},
         "game_type": ref("game_type"),
         "seats": ref("seats"),
         "options": {"type": "object",
@@ -108,17 +123,121 @@ def game() -> dict[str, Any]:
         "started_at": ref("moment"),
         "finished_at": {"anyOf": [ref("moment"), {"type": "null"}],
                         "description": "Not before started_at; null while the game is in progress."},
+        "time_up_at": {"anyOf": [ref("moment"), {"type": "null"}], "default": None,
+                       "description": "A club night's game in a round with a time limit: once this moment has "
+                                      "passed, the hand in play is the game's last. Optional."},
+        "confirmation": ref("confirmation", description="Whether the other side confirms each hand of this game. "
+                                                        "A backup without it: off, every hand as entered."),
         "hands": {
             "type": "array",
             "description": "In the order played, numbered 1, 2, 3... Totals, winner and status are not stored: "
-                           "they follow from re-scoring these.",
+                           "they follow from re-scoring these; nor are the game's count of unconfirmed hands and "
+                           "whether it is provisional: they follow from its hands' confirmation, when it finished "
+                           "and the league's provisional_hours.",
             "items": closed(["record"], {
                 "number": {"type": "integer", "minimum": 1},
                 "record": {"type": "object",
                            "description": "The hand record exactly as docs/rules/<game>.md describes it."},
                 "entered_at": ref("moment"),
+                "confirmation": {"enum": list(HAND_CHECK_STATES), "default": "confirmed",
+                                 "description": "Where the hand stands with the other side, in a game whose "
+                                                "confirmation is opponents (and only there): waiting for them, "
+                                                "confirmed, disputed, or kept by the scorekeeper after a dispute. "
+                                                "Absent: confirmed. Other than waiting, it is what the last of its "
+                                                "checks did (a correction the backup does not carry can make a "
+                                                "hand wait again)."},
+                "entered_side": {"type": "string", "maxLength": 4, "default": "",
+                                 "description": "The side of whoever entered it, which does not confirm it (one "
+                                                "of the game's sides, e.g. NS); empty: a scorekeeper not at the "
+                                                "table, whose hands either side confirms."},
+                "checks": {"type": "array", "items": ref("check"),
+                           "description": "Its confirmation trail, oldest first."},
             }),
         },
+    })
+
+
+def nights() -> dict[str, Any]:
+    seat = {"type": "string", "enum": ["N", "E", "S", "W"]}
+    moment_or_null = {"anyOf": [ref("moment"), {"type": "null"}], "default": None}
+    return {
+        "type": "array",
+        "description": "The league's club nights (docs/club-night.md), oldest first: who came, and each round's "
+                       "tables, whose games are among the games (by key). Their standings are not stored: they follow "
+                       "from the games. A night's code is not kept: a restored night has a new one. Optional: a "
+                       "backup written before nights were kept has none. Keys are unique.",
+        "items": closed(["key", "name", "game_type", "options", "rounds"], {
+            "key": {"type": "string", "pattern": NIGHT_KEY},
+            "name": text(1, 120),
+            "game_type": ref("game_type"),
+            "options": {"type": "object", "description": "The games' house rules, every option filled in."},
+            "movement": {"enum": ["individual", "pairs"], "default": "individual"},
+            "round_end": {"enum": ["hands", "time", "target"], "default": "hands"},
+            "hands": {"type": ["integer", "null"], "minimum": 1, "maximum": 50, "default": None,
+                      "description": "A round's hands (round_end hands)."},
+            "minutes": {"type": ["integer", "null"], "minimum": 5, "maximum": 240, "default": None,
+                        "description": "A round's minutes (round_end time)."},
+            "rounds": {"type": "integer", "minimum": 1, "maximum": 60, "description": "Rounds planned."},
+            "status": {"enum": ["checking_in", "playing", "finished"], "default": "checking_in"},
+            "created_at": ref("moment"),
+            "finished_at": moment_or_null,
+            "entrants": {
+                "type": "array",
+                "description": "Who was checked in, in check-in order; each player once.",
+                "items": closed(["player"], {
+                    "player": PLAYER_KEY,
+                    "pair": {"type": ["integer", "null"], "minimum": 1, "default": None,
+                             "description": "A pairs night: the number shared with the partner."},
+                    "arrived_at": ref("moment"),
+                    "left_at": {**moment_or_null, "description": "When they left; null: still there."},
+                }),
+            },
+            "rounds_played": {
+                "type": "array",
+                "description": "The rounds started, numbered 1, 2, 3... in order.",
+                "items": closed(["number", "tables"], {
+                    "number": {"type": "integer", "minimum": 1},
+                    "started_at": ref("moment"),
+                    "time_up_at": moment_or_null,
+                    "sitting_out": {"type": "array", "items": PLAYER_KEY, "description": "Who sat the round out."},
+                    "tables": {
+                        "type": "array",
+                        "items": closed(["number", "game"], {
+                            "number": {"type": "integer", "minimum": 1, "maximum": 99},
+                            "game": {"type": "string", "pattern": GAME_KEY,
+                                     "description": "The key of the table's game (of the night's game type); a "
+                                                    "game is at one table only."},
+                            "substitutions": {
+                                "type": "array",
+                                "items": closed(["seat", "leaving", "arriving"], {
+                                    "seat": seat,
+                                    "leaving": PLAYER_KEY,
+                                    "arriving": PLAYER_KEY,
+                                    "after_hands": {"type": "integer", "minimum": 0, "default": 0},
+                                    "at": ref("moment"),
+                                }),
+                            },
+                        }),
+                    },
+                }),
+            },
+        }),
+    }
+def check() -> dict[str, Any]:
+    return closed(["action", "at"], {
+        "action": {"enum": list(HandCheck.Action.values),
+                   "description": "confirmed or disputed by a player of the other side, or kept as entered by "
+                                  "the scorekeeper after a dispute."},
+        "seat": {"enum": ["", *SEATS], "default": "",
+                 "description": "The seat of the player who confirmed or disputed it (empty: the scorekeeper)."},
+        "via": {"enum": list(HandCheck.Via.values), "default": "account",
+                "description": "How: " + "; ".join(f"{value}: {label}" for value, label in HandCheck.Via.choices) + "."},
+        "at": ref("moment"),
+        "record": {"type": "object",
+                   "description": "A dispute: the hand as the disputing player says it was (a record as for any "
+                                  "hand; checked by the rules at that point of the game)."},
+        "note": {"type": "string", "maxLength": 500, "default": "",
+                 "description": "Why: the disputing player's, or the scorekeeper's when keeping it."},
     })
 
 
@@ -130,6 +249,10 @@ def definitions() -> dict[str, Any]:
                            + ", ".join(f"{ruleset.game_type} ({ruleset.name})" for ruleset in RULESETS.values()) + ".",
         },
         "game": game(),
+        "check": check(),
+        "confirmation": {"enum": list(Confirmation.values), "default": "off",
+                         "description": "off: the scorekeeper's word stands; opponents: a player of the side that "
+                                        "did not enter a hand confirms it (docs/table.md)."},
         "day": {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
                 "description": "A day, YYYY-MM-DD (in the site's time zone: a game belongs to the season containing "
                                "the day it finished there)."},
@@ -145,8 +268,8 @@ def build() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": f"Scorekeeper league backup, version {VERSION}",
-        "description": "A league as one JSON document: its settings, players, seasons, matches and games, each game "
-                       "with its options, the rules version that scored it and every hand as it was entered. "
+        "description": "A league as one JSON document: its settings, players, seasons, matches, games and club "
+                       "nights, each game with its options, the rules version that scored it and every hand as it was entered. "
                        "Written by the league page's backup download, GET /api/v1/leagues/{id}/backup/ and "
                        "`manage.py export_league`; read back by the restore page, POST /api/v1/leagues/import/ and "
                        "`manage.py import_league`, which check it against this schema and the rules of each game "
@@ -161,6 +284,7 @@ def build() -> dict[str, Any]:
             "seasons": seasons(),
             "matches": matches(),
             "games": {"type": "array", "items": ref("game")},
+            "nights": nights(),
         }),
         "$defs": definitions(),
     }

@@ -4,7 +4,7 @@ forms that change a game as a whole: undoing its last hand, abandoning it."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.humanize.templatetags.humanize import apnumber
@@ -84,24 +84,73 @@ class ChooseGameForm(forms.Form):
                                          *((league.slug, league.name) for league in leagues)]
 
 
-class NewGameForm(KeyedForm):
+class HouseRulesForm(KeyedForm):
+    """A form that sets a game's house rules (``opt_<name>`` fields, prefilled with the league's), shown folded
+    into one line until asked for: the new game's, and a club night's (whose games all play by them).
+    ``leave_out``: options the form does not ask (a night's rounds say when its games end, not ``last_hand``)."""
+
+    leave_out: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, *args: Any, game_type: str, defaults: Mapping[str, Any], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.game_type = game_type
+        self.fields.update({name: field for name, field in option_fields(game_type, defaults).items()
+                            if name[4:] not in self.leave_out})
+
+    def option_specs(self) -> list[Option]:
+        return [spec for spec in ruleset_class(self.game_type).all_option_specs() if spec.name not in self.leave_out]
+
+    def error_target(self, path: str) -> str | None:
+        """An option's refusal shows at its own field."""
+        return f"opt_{path}" if f"opt_{path}" in self.fields else super().error_target(path)
+
+    def option_rows(self):
+        return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    @property
+    def rules_open(self) -> bool:
+        """The house rules are shown folded, unless one of them is refused."""
+        return any(name.startswith("opt_") for name in self.errors)
+
+    def rules_line(self) -> str:
+        """The house rules as the form holds them, in one line: the target, who deals first, and every rule
+        that is not the game's usual one ("to 300 · North deals first · Nil value: 100")."""
+        words = []
+        for spec in sorted(self.option_specs(), key=lambda spec: spec.name != "target"):
+            value = option_value(spec, self[f"opt_{spec.name}"].value())
+            if spec.name == "target":
+                words.append(f"to {value}")
+            elif spec.name == "first_dealer":
+                words.append(f"{SEAT_WORDS.get(value, value)} deals first")
+            elif value != spec.default:
+                label = humane(spec.name).capitalize()
+                shown = ("yes" if value else "no") if spec.kind == "bool" else (
+                    "none" if value is None else humane(str(value)))
+                words.append(f"{label}: {shown}")
+        return " · ".join(words)
+
+    def options(self) -> dict[str, Any]:
+        return {name[4:]: value for name, value in self.cleaned_data.items() if name.startswith("opt_")}
+
+
+class NewGameForm(HouseRulesForm):
     """Step two: a player in each seat (picked, or added by name), the house rules, and (for a game
     played in matches) whether to play a match."""
 
     def __init__(self, *args: Any, game_type: str, players: Sequence[Player], defaults: Mapping[str, Any],
                  league: League | None = None, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.game_type = game_type
+        super().__init__(*args, game_type=game_type, defaults=defaults, **kwargs)
         self.league = league
         self.players = {player.pk: player for player in players}
         choices = [("", "— pick a player —"), *((str(p.pk), p.name) for p in players)]
+        options = {name: self.fields.pop(name) for name in list(self.fields) if name.startswith("opt_")}
         for seat in SEATS:
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 choices=choices, required=False, label=f"{seat} · {SEAT_WORDS[seat]}")
             self.fields[f"new_{seat}"] = forms.CharField(
                 required=False, max_length=80, label=f"New player at {SEAT_WORDS[seat]}",
                 widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Name"}))
-        self.fields.update(option_fields(game_type, defaults))
+        self.fields.update(options)
         self.fields["allow_similar"] = forms.BooleanField(
             required=False, label="Yes, add them: they are new players, not the ones with a similar name")
         if league is None:
@@ -117,42 +166,17 @@ class NewGameForm(KeyedForm):
         """``seats.N`` shows at North's seat, an option at its own field."""
         if path.startswith("seats."):
             return f"seat_{path.split('.')[1]}"
-        return f"opt_{path}" if f"opt_{path}" in self.fields else None
+        return super().error_target(path)
 
     def seat_rows(self):
         return [(seat, self[f"seat_{seat}"], self[f"new_{seat}"]) for seat in SEATS]
-
-    def option_rows(self):
-        return [self[name] for name in self.fields if name.startswith("opt_")]
 
     def new_player_rows(self):
         return [self[f"new_{seat}"] for seat in SEATS]
 
     @property
-    def rules_open(self) -> bool:
-        """The house rules are shown folded, unless one of them is refused."""
-        return any(name.startswith("opt_") for name in self.errors)
-
-    @property
     def new_players_open(self) -> bool:
         return any(self[f"new_{seat}"].value() or f"new_{seat}" in self.errors for seat in SEATS)
-
-    def rules_line(self) -> str:
-        """The house rules as the form holds them, in one line: the target, who deals first, and every rule
-        that is not the game's usual one ("to 300 · North deals first · Nil value: 100")."""
-        words = []
-        for spec in sorted(ruleset_class(self.game_type).all_option_specs(), key=lambda spec: spec.name != "target"):
-            value = option_value(spec, self[f"opt_{spec.name}"].value())
-            if spec.name == "target":
-                words.append(f"to {value}")
-            elif spec.name == "first_dealer":
-                words.append(f"{SEAT_WORDS.get(value, value)} deals first")
-            elif value != spec.default:
-                label = humane(spec.name).capitalize()
-                shown = ("yes" if value else "no") if spec.kind == "bool" else (
-                    "none" if value is None else humane(str(value)))
-                words.append(f"{label}: {shown}")
-        return " · ".join(words)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -170,9 +194,6 @@ class NewGameForm(KeyedForm):
                     self.add_error(f"seat_{seat}", "This player already has a seat.")
                 chosen.append(picked)
         return data
-
-    def options(self) -> dict[str, Any]:
-        return {name[4:]: value for name, value in self.cleaned_data.items() if name.startswith("opt_")}
 
     def seats(self) -> dict[str, int | str]:
         """Each seat's player: the id of the one picked, or the name of a new player to add."""

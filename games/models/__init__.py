@@ -3,6 +3,7 @@
 from .nights import Night, NightPlayer, NightRound, NightSubstitution, NightTable
 from .people import Invitation, InvitationAcceptance, PlayerClaim, display_name
 from .play import (
+    MAX_PROVISIONAL_HOURS,
     PROVISIONAL_HOURS,
     SEAT_CHOICES,
     Confirmation,
@@ -23,6 +24,7 @@ from .standings import ChangedResult, CountedResult, PlayerFigures, PlayerRating
 from .webhooks import TEST_EVENT, WEBHOOK_EVENTS, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
+    "MAX_PROVISIONAL_HOURS",
     "PROVISIONAL_HOURS",
     "SEAT_CHOICES",
     "TEST_EVENT",

@@ -75,6 +75,8 @@ class Confirmation(models.TextChoices):
 
 # How long a finished league game whose hands are not all confirmed stays out of the standings, by default.
 PROVISIONAL_HOURS = 48
+# A month: a finished game waits at most this long for its unconfirmed hands before entering the standings.
+MAX_PROVISIONAL_HOURS = 24 * 31
 
 
 class League(models.Model):
@@ -164,6 +166,13 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{game_type_name(self.game_type)} match #{self.pk}"
+
+    @property
+    def provisional(self) -> bool:
+        """Whether one of its games is provisional (finished with hands the other side has not yet confirmed,
+        its league's window not yet passed): then so is the match, out of the standings with it. Read from
+        its games (prefetched, or one query)."""
+        return any(game.provisional for game in self.games.all())
 
 
 def new_table_token() -> str:

@@ -11,14 +11,11 @@ from django.utils.text import slugify
 from games import policy
 from games.errors import InvalidInput, NotAllowed, StateConflict
 from games.idempotency import row_once
-from games.models import Confirmation, Invitation, League, Membership, display_name
+from games.models import MAX_PROVISIONAL_HOURS, Confirmation, Invitation, League, Membership, display_name
 from games.rules import ruleset_class, shown
 from games.rules.errors import RulesError
 
 from .invitations import RANK, ROLE_WORDS, invitation_create, user_named
-
-# A month: a finished game waits at most this long for its unconfirmed hands before entering the standings.
-MAX_PROVISIONAL_HOURS = 24 * 31
 
 
 def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:

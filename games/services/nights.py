@@ -54,6 +54,7 @@ def night_start(*, league: League, by, game_type: str, options: dict[str, Any] |
     request = {"league": league.pk, "game_type": game_type, "options": options, "movement": movement,
                "round_end": round_end, "hands": hands, "minutes": minutes, "rounds": rounds, "name": name}
     return row_once(user=by, scope="nights", key=idempotency_key, request=request, rows=Night.objects.all(),
+                    lock=lambda: League.lock(league.pk),
                     write=lambda: start(league=league, by=by, game_type=game_type, options=options,
                                         movement=movement, round_end=round_end, hands=hands, minutes=minutes,
                                         rounds=rounds, name=name))
@@ -97,6 +98,20 @@ def locked_night(night: Night) -> Night:
     return Night.objects.select_for_update(of=("self",)).select_related("league").get(pk=night.pk)
 
 
+def night_once(night: Night, *, by, what: str, key: str | None, request: dict[str, Any], rows, write):
+    """A night's write done at most once per idempotency key (``games.idempotency.row_once``): the night's row is
+    locked before the key is looked up, so a retry racing the first request waits for it and then gets its
+    answer (the row it made or changed, as it is now) rather than doing the write again or being refused by
+    what the first did."""
+    return row_once(user=by, scope=f"night:{night.pk}:{what}", key=key, request=request, rows=rows, write=write,
+                    lock=lambda: locked_night(night))
+
+
+def ids(*values: Any) -> list[Any]:
+    """Players named by row or id, as an idempotency key's request remembers them."""
+    return [value.pk if isinstance(value, Player) else value for value in values]
+
+
 def check_running(night: Night, by) -> None:
     if not policy.can_run_night(by, night.league):
         raise NotAllowed("only the league's owners and scorekeepers can run its club nights")
@@ -129,17 +144,27 @@ def entrant_of(night: Night, player: Player) -> NightPlayer | None:
     return NightPlayer.objects.filter(night=night, player=player).first()
 
 
-@transaction.atomic
 def night_check_in(*, night: Night, by, player: Player | int | None = None, name: str | None = None,
                    partner: Player | int | None = None, code: str | None = None,
-                   allow_similar: bool = False) -> NightPlayer:
+                   allow_similar: bool = False, idempotency_key: str | None = None) -> NightPlayer:
     """Check a player in: one of the league's (``player``), or a new one (``name``, the organiser only).
 
     The organiser (an owner or scorekeeper) checks anyone in; whoever holds the night's ``code`` checks
     themselves in by picking their name. In a pairs night ``partner`` checks the partner in with them, as a pair.
     A player who left and comes back is checked in again where they were. Arrivals after a round has started
-    play from the next round. Refused: a player already here, a night that is over.
+    play from the next round. Refused: a player already here, a night that is over. A retry with the same
+    ``idempotency_key`` checks in once.
     """
+    request = {"player": ids(player)[0], "name": name, "partner": ids(partner)[0], "code": code,
+               "allow_similar": allow_similar}
+    return night_once(night, by=by, what="check-in", key=idempotency_key, request=request,
+                      rows=NightPlayer.objects.all(),
+                      write=lambda: check_in(night=night, by=by, player=player, name=name, partner=partner, code=code,
+                                             allow_similar=allow_similar))
+
+
+@transaction.atomic
+def check_in(*, night: Night, by, player, name, partner, code, allow_similar) -> NightPlayer:
     night = locked_night(night)
     by_code = code is not None and not policy.can_run_night(by, night.league)
     if by_code:
@@ -200,9 +225,17 @@ def pair_up(night: Night, first: NightPlayer, second: NightPlayer) -> None:
     first.pair = second.pair = number
 
 
+def night_pair(*, night: Night, by, player: Player | int, partner: Player | int,
+               idempotency_key: str | None = None) -> NightPlayer:
+    """Pair two players checked in to a pairs night who have no partner (a pair whose player left, say). A retry
+    with the same ``idempotency_key`` pairs them once."""
+    return night_once(night, by=by, what="pair", key=idempotency_key, request={"players": ids(player, partner)},
+                      rows=NightPlayer.objects.all(), write=lambda: pair(night=night, by=by, player=player,
+                                                                         partner=partner))
+
+
 @transaction.atomic
-def night_pair(*, night: Night, by, player: Player | int, partner: Player | int) -> NightPlayer:
-    """Pair two players checked in to a pairs night who have no partner (a pair whose player left, say)."""
+def pair(*, night: Night, by, player, partner) -> NightPlayer:
     night = locked_night(night)
     check_running(night, by)
     check_not_over(night)
@@ -224,11 +257,16 @@ def present_entrant(night: Night, player: Player, field: str) -> NightPlayer:
     return entrant
 
 
-@transaction.atomic
-def night_check_out(*, night: Night, by, player: Player | int) -> NightPlayer:
+def night_check_out(*, night: Night, by, player: Player | int, idempotency_key: str | None = None) -> NightPlayer:
     """A player leaves the night: they are seated in no later round. Refused while they play at a table of the
     round (a substitute takes their seat, or the table's game is ended first); a pairs night's partner stays,
-    without a partner until paired again."""
+    without a partner until paired again. A retry with the same ``idempotency_key`` gets the first answer."""
+    return night_once(night, by=by, what="check-out", key=idempotency_key, request={"player": ids(player)[0]},
+                      rows=NightPlayer.objects.all(), write=lambda: check_out(night=night, by=by, player=player))
+
+
+@transaction.atomic
+def check_out(*, night: Night, by, player) -> NightPlayer:
     night = locked_night(night)
     check_running(night, by)
     check_not_over(night)
@@ -292,8 +330,8 @@ def night_round_start(*, night: Night, by, move_on: bool = False, idempotency_ke
     finishes its game, and its players go to their new tables when it is done. A retry with the same
     ``idempotency_key`` starts one round.
     """
-    return row_once(user=by, scope=f"night:{night.pk}:rounds", key=idempotency_key, request={"move_on": move_on},
-                    rows=NightRound.objects.all(), write=lambda: round_start(night=night, by=by, move_on=move_on))
+    return night_once(night, by=by, what="rounds", key=idempotency_key, request={"move_on": move_on},
+                      rows=NightRound.objects.all(), write=lambda: round_start(night=night, by=by, move_on=move_on))
 
 
 @transaction.atomic
@@ -359,11 +397,18 @@ def planned(night: Night, entrants: Sequence[NightPlayer], history: Sequence[Rou
 # --- during a round --------------------------------------------------------------------------------------
 
 
-def round_table(night: Night, number: Any, field: str = "table") -> NightTable:
-    """Table ``number`` of the night's latest round."""
+def round_table(night: Night, number: Any, field: str = "table", round_number: Any = None) -> NightTable:
+    """Table ``number`` of the night's round ``round_number`` (by default its latest)."""
     round_ = current_round(night)
     if round_ is None:
         raise StateConflict("no round has started yet", field=field)
+    if round_number is not None:
+        if isinstance(round_number, bool) or not isinstance(round_number, int):
+            raise InvalidInput("a round is named by its number", field="round")
+        if not 0 < round_number <= round_.number:
+            raise InvalidInput(f"the night has no round {round_number}: its rounds are 1 to {round_.number}",
+                               field="round")
+        round_ = NightRound.objects.get(night=night, number=round_number)
     if isinstance(number, bool) or not isinstance(number, int):
         raise InvalidInput("a table is named by its number", field=field)
     table = round_.tables.select_related("game").filter(number=number).first()
@@ -372,12 +417,21 @@ def round_table(night: Night, number: Any, field: str = "table") -> NightTable:
     return table
 
 
-@transaction.atomic
-def night_substitute(*, night: Night, by, leaving: Player | int, arriving: Player | int) -> NightSubstitution:
+def night_substitute(*, night: Night, by, leaving: Player | int, arriving: Player | int,
+                     idempotency_key: str | None = None) -> NightSubstitution:
     """``arriving`` takes ``leaving``'s seat at their table of the round, from the next hand, and ``leaving`` leaves
     the night. The arriving player is checked in if they were not; one sitting the round out may take the seat,
     one playing at another table may not. The table's game counts for whoever sits in the seat when it ends (the
-    trail keeps who left after how many hands). In a pairs night the substitute takes the pair's place."""
+    trail keeps who left after how many hands). In a pairs night the substitute takes the pair's place. A retry
+    with the same ``idempotency_key`` substitutes once."""
+    return night_once(night, by=by, what="substitute", key=idempotency_key,
+                      request={"leaving": ids(leaving)[0], "arriving": ids(arriving)[0]},
+                      rows=NightSubstitution.objects.all(),
+                      write=lambda: substitute(night=night, by=by, leaving=leaving, arriving=arriving))
+
+
+@transaction.atomic
+def substitute(*, night: Night, by, leaving, arriving) -> NightSubstitution:
     night = locked_night(night)
     check_running(night, by)
     check_not_over(night)
@@ -388,9 +442,7 @@ def night_substitute(*, night: Night, by, leaving: Player | int, arriving: Playe
     if table is None:
         raise StateConflict(f"{out.name} has no seat at a table still playing: check them out instead",
                             field="leaving")
-    elsewhere = playing_table(night, into)
-    if elsewhere is not None:
-        raise StateConflict(f"{into.name} is playing at table {elsewhere.number}", field="arriving")
+    check_free_to_sit(night, table, into)
     entrant = entrant_of(night, into)
     if entrant is None or not entrant.present:
         entrant = arrive(night, into, by=by)
@@ -412,10 +464,38 @@ def night_substitute(*, night: Night, by, leaving: Player | int, arriving: Playe
                                             after_hands=game.hand_count, by=by)
 
 
-@transaction.atomic
-def night_table_move(*, night: Night, by, number: int, to: int) -> NightTable:
+def check_free_to_sit(night: Night, table: NightTable, player: Player) -> None:
+    """A substitute has no other seat: not at a table still playing (of any round), and none in the round of the
+    table they would join, even at a table that has finished; a round seats a player once, and the movement
+    plans the next round from the rounds as they were played."""
+    for other in round_tables(table.round):
+        if player.pk not in other.game.seat_ids.values():
+            continue
+        if other.pk == table.pk:
+            seat = next(seat for seat, pk in other.game.seat_ids.items() if pk == player.pk)
+            raise StateConflict(f"{player.name} already sits at table {other.number}, in seat {seat}",
+                                field="arriving")
+        if other.game.status == Game.Status.IN_PROGRESS:
+            raise StateConflict(f"{player.name} is playing at table {other.number}", field="arriving")
+        raise StateConflict(f"{player.name} played at table {other.number} in round {table.round.number} (its game "
+                            f"is {other.game.get_status_display().lower()}): a round seats a player once; pick "
+                            "someone who sat it out or has not played in it", field="arriving")
+    elsewhere = playing_table(night, player)
+    if elsewhere is not None:
+        raise StateConflict(f"{player.name} is playing at table {elsewhere.number} of round "
+                            f"{elsewhere.round.number}", field="arriving")
+
+
+def night_table_move(*, night: Night, by, number: int, to: int, idempotency_key: str | None = None) -> NightTable:
     """Give table ``number`` of the round another number in the room (``to``): its game, players and code go with
-    it; a table already at ``to`` takes ``number`` in exchange."""
+    it; a table already at ``to`` takes ``number`` in exchange. A retry with the same ``idempotency_key`` moves it
+    once (sent again without one, the two tables would swap back)."""
+    return night_once(night, by=by, what="table-move", key=idempotency_key, request={"number": number, "to": to},
+                      rows=NightTable.objects.all(), write=lambda: table_move(night=night, by=by, number=number, to=to))
+
+
+@transaction.atomic
+def table_move(*, night: Night, by, number, to) -> NightTable:
     night = locked_night(night)
     check_running(night, by)
     check_not_over(night)
@@ -436,14 +516,25 @@ def night_table_move(*, night: Night, by, number: int, to: int) -> NightTable:
     return table
 
 
-@transaction.atomic
-def night_table_end(*, night: Night, by, number: int, abandon_game: bool = False) -> Game:
+def night_table_end(*, night: Night, by, number: int, abandon_game: bool = False, round_number: int | None = None,
+                    idempotency_key: str | None = None) -> Game:
     """End the game at table ``number`` of the round now: with the hands played (the side ahead wins, sides level
     draw), or abandoned (``abandon_game``: it counts for nothing). A table that never played a hand is
-    abandoned either way."""
+    abandoned either way. ``round_number``: the table of that round (a late table after the director moved on;
+    a retry sent after the next round started ends the table meant, not the new round's); without it, the
+    latest round's. A retry with the same ``idempotency_key`` gets the first answer."""
+    return night_once(night, by=by, what="table-end", key=idempotency_key,
+                      request={"number": number, "abandon": abandon_game, "round": round_number},
+                      rows=Game.objects.all(),
+                      write=lambda: table_end(night=night, by=by, number=number, abandon_game=abandon_game,
+                                              round_number=round_number))
+
+
+@transaction.atomic
+def table_end(*, night: Night, by, number, abandon_game, round_number) -> Game:
     night = locked_night(night)
     check_running(night, by)
-    table = round_table(night, number)
+    table = round_table(night, number, round_number=round_number)
     if table.game.status != Game.Status.IN_PROGRESS:
         raise GameClosed(f"table {table.number}'s game is already {table.game.get_status_display().lower()}")
     game = abandon(game=table.game, by=by) if abandon_game else game_end_now(game=table.game, by=by)
@@ -451,10 +542,16 @@ def night_table_end(*, night: Night, by, number: int, abandon_game: bool = False
     return game
 
 
-@transaction.atomic
-def night_end(*, night: Night, by, end_tables: bool = False) -> Night:
+def night_end(*, night: Night, by, end_tables: bool = False, idempotency_key: str | None = None) -> Night:
     """End the night: no more rounds. Tables still playing finish their games (their results count as they come),
-    or with ``end_tables`` end now with the hands played (a table with none is abandoned)."""
+    or with ``end_tables`` end now with the hands played (a table with none is abandoned). A retry with the same
+    ``idempotency_key`` gets the night as it is (not a refusal for a night already over)."""
+    return night_once(night, by=by, what="end", key=idempotency_key, request={"end_tables": end_tables},
+                      rows=Night.objects.all(), write=lambda: end(night=night, by=by, end_tables=end_tables))
+
+
+@transaction.atomic
+def end(*, night: Night, by, end_tables) -> Night:
     night = locked_night(night)
     check_running(night, by)
     check_not_over(night)
@@ -469,11 +566,18 @@ def night_end(*, night: Night, by, end_tables: bool = False) -> Night:
     return night
 
 
+def night_code_renew(*, night: Night, by, idempotency_key: str | None = None) -> str:
+    """A new code for the night: the old check-in QR and table cards open nothing from now on. A retry with the
+    same ``idempotency_key`` renews it once (and gets the code it made, unless renewed again since)."""
+    renewed = night_once(night, by=by, what="code", key=idempotency_key, request={}, rows=Night.objects.all(),
+                         write=lambda: code_renew(night=night, by=by))
+    return renewed.code
+
+
 @transaction.atomic
-def night_code_renew(*, night: Night, by) -> str:
-    """A new code for the night: the old check-in QR and table cards open nothing from now on."""
+def code_renew(*, night: Night, by) -> Night:
     night = locked_night(night)
     check_running(night, by)
     night.code = new_night_code()
     night.save(update_fields=["code", "updated_at"])
-    return night.code
+    return night

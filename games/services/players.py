@@ -15,7 +15,20 @@ from django.utils import timezone
 from games import events, policy, selectors
 from games.errors import InvalidInput, NotAllowed, SimilarName
 from games.idempotency import row_once
-from games.models import Game, Invitation, League, Match, Player, PlayerClaim, name_key
+from games.models import (
+    Game,
+    Invitation,
+    League,
+    Match,
+    Night,
+    NightPlayer,
+    NightRound,
+    NightSubstitution,
+    NightTable,
+    Player,
+    PlayerClaim,
+    name_key,
+)
 
 from .invitations import check_linkable, check_one_player_per_league, user_named
 
@@ -190,11 +203,13 @@ def seated(player: Player) -> Q:
 
 @transaction.atomic
 def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
-    """Two records of one person in a league become one: ``merge``'s games, matches and claim go to ``keep``.
+    """Two records of one person in a league become one: ``merge``'s games, matches, club nights and claim go to
+    ``keep``.
 
     ``merge`` is deleted and the league's standings and ratings are recomputed (queued). Refused
     across leagues (both must be the league's players, and ``merge`` play nowhere else), for two
-    players who sat at the same table, and for players claimed by two different people.
+    players who sat at the same table or in one round of a club night, and for players claimed by two
+    different people.
     """
     if not policy.can_manage_league(by, league):
         raise NotAllowed("only the league's owners can merge its players")
@@ -212,6 +227,7 @@ def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
     if together is not None:
         raise InvalidInput(f"{keep.name} and {merge.name} sat at the same table (game {together.pk}): "
                            "they are two people", field="merge")
+    check_not_in_one_round(league, keep, merge)
     if keep.user_id and merge.user_id and keep.user_id != merge.user_id:
         raise InvalidInput(f"{keep.name} and {merge.name} are claimed by two different people", field="merge")
     now = timezone.now()
@@ -223,11 +239,68 @@ def player_merge(*, league: League, keep: Player, merge: Player, by) -> Player:
     if merge.user_id and not keep.user_id:
         keep.user_id = merge.user_id
         keep.save(update_fields=["user"])
+    merge_night_rows(league, merge.pk, keep.pk)
     Invitation.objects.filter(player=merge).update(player=keep)
     PlayerClaim.objects.filter(player=merge).delete()
     merge.delete()
     events.publish(events.LeaguePlayersChanged(league=league))
     return keep
+
+
+def check_not_in_one_round(league: League, keep: Player, merge: Player) -> None:
+    """Two players seated in one round of a club night (at two tables) are two people."""
+    tables: dict[tuple[int, int], dict[int, int]] = {}
+    seated_in = (NightTable.objects.filter(round__night__league=league).filter(
+        seated_game(keep) | seated_game(merge)).select_related("game", "round__night").order_by("round_id", "number"))
+    for table in seated_in:
+        seats = table.game.seat_ids.values()
+        where = tables.setdefault((table.round.night_id, table.round.number), {})
+        for player in (keep, merge):
+            if player.pk in seats:
+                where.setdefault(player.pk, table.number)
+        if len(where) == 2:
+            raise InvalidInput(f"{keep.name} and {merge.name} played in round {table.round.number} of "
+                               f"{table.round.night.name}, at tables {where[keep.pk]} and {where[merge.pk]}: they "
+                               "are two people", field="merge")
+
+
+def seated_game(player: Player) -> Q:
+    return Q(game__north=player) | Q(game__east=player) | Q(game__south=player) | Q(game__west=player)
+
+
+def merge_night_rows(league: League, old: int, new: int) -> None:
+    """The league's club nights name ``old`` as ``new``: their check-ins, who sat out, the substitutions (the
+    seats are the games', already changed). Checked in to one night as both (typed in twice), they become one
+    check-in: the earlier place in the check-in order, here if either is still here, the pair number of either."""
+    nights = list(Night.objects.select_for_update().filter(
+        pk__in=NightPlayer.objects.filter(night__league=league, player_id=old).values("night_id")))
+    now = timezone.now()
+    for night in nights:
+        entries = {entrant.player_id: entrant for entrant in
+                   NightPlayer.objects.select_for_update().filter(night=night, player_id__in=[old, new])}
+        merged, kept = entries.get(old), entries.get(new)
+        if merged is not None and kept is not None:
+            kept.order = min(kept.order, merged.order)
+            kept.arrived_at = min(kept.arrived_at, merged.arrived_at)
+            kept.left_at = None if None in (kept.left_at, merged.left_at) else max(kept.left_at, merged.left_at)
+            kept.pair = kept.pair if kept.pair is not None else merged.pair
+            merged.delete()
+            kept.save(update_fields=["order", "arrived_at", "left_at", "pair"])
+        elif merged is not None:
+            merged.player_id = new
+            merged.save(update_fields=["player"])
+        Night.objects.filter(pk=night.pk).update(updated_at=now)
+    # Only a night's entrants sit its rounds out. One who sat a round out and, as the other, played in it (a
+    # substitute) played it.
+    for round_ in NightRound.objects.select_for_update().filter(night__in=[night.pk for night in nights]):
+        if old not in round_.sitting_out and new not in round_.sitting_out:
+            continue
+        seated = {pk for table in round_.tables.select_related("game") for pk in table.game.seat_ids.values()}
+        sitting_out = list(dict.fromkeys(new if pk == old else pk for pk in round_.sitting_out))
+        round_.sitting_out = [pk for pk in sitting_out if pk not in seated]
+        round_.save(update_fields=["sitting_out"])
+    NightSubstitution.objects.filter(table__round__night__league=league, leaving_id=old).update(leaving_id=new)
+    NightSubstitution.objects.filter(table__round__night__league=league, arriving_id=old).update(arriving_id=new)
 
 
 def renumber_match(match: Match, old: int, new: int) -> None:

@@ -7,12 +7,18 @@ before it started, an unknown rules version, a hand the rules refuse, seasons th
 reported; one problem and nothing is stored. Up to ``MAX_PROBLEMS`` are listed, each naming the season
 (``season "Autumn 2026"``), or the game (``G7``) and hand.
 
-The document's format version stays 1 while what is added to it is optional: a match's ``game_type`` and
-``seasons`` came later, and a document without them still restores.
+The document's format version stays 1 while what is added to it is optional: a match's ``game_type``,
+``seasons``, confirmation by the other side, ``nights`` and a game's ``time_up_at`` came later, and a document
+without them still restores (a game without ``confirmation``: off; a hand of a game with it that says nothing:
+confirmed).
+
+Each hand's confirmation and its trail are restored as they were; what follows from them (a game's count of
+unconfirmed hands, and whether it is provisional) is worked out again, as recording them does.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,13 +27,40 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import events
-from games.backup.checks import CheckedGame, check_games, document_problems, facts_of, listed, moment
+from games.backup.checks import (
+    CheckedGame,
+    check_games,
+    document_problems,
+    facts_of,
+    listed,
+    moment,
+    night_problems,
+)
 from games.backup.schema import FORMAT, VERSION
 from games.errors import InvalidInput, NotAllowed
 from games.idempotency import once
-from games.models import Game, Hand, League, Match, Membership, Player, Season, game_type_name
+from games.models import (
+    PROVISIONAL_HOURS,
+    Confirmation,
+    Game,
+    Hand,
+    HandCheck,
+    League,
+    Match,
+    Membership,
+    Night,
+    NightPlayer,
+    NightRound,
+    NightSubstitution,
+    NightTable,
+    Player,
+    Season,
+    game_type_name,
+)
+from games.models.nights import new_night_code
 from games.rules import SEATS, shown
 
+from .hand_checks import UNSETTLED, is_provisional
 from .hands import apply_state, plain
 from .leagues import check_default_options, checked_slug, unique_slug
 from .matches import match_refresh
@@ -56,6 +89,7 @@ class ImportReport:
     players: int = 0
     seasons: int = 0
     matches: int = 0
+    nights: int = 0
     hands: int = 0
     games: Counter = field(default_factory=Counter)  # by status
     game_types: Counter = field(default_factory=Counter)  # by game type name
@@ -65,17 +99,19 @@ class ImportReport:
         """The report of an import made earlier (a retry with the same idempotency key)."""
         games = Counter({status: answer[status] for status in ("finished", "in_progress", "abandoned")})
         return cls(league=League.objects.get(pk=answer["league"]), players=answer["players"],
-                   seasons=answer.get("seasons", 0), matches=answer["matches"], hands=answer["hands"], games=games,
+                   seasons=answer.get("seasons", 0), matches=answer["matches"], nights=answer.get("nights", 0),
+                   hands=answer["hands"], games=games,
                    game_types=Counter(answer["game_types"]))
 
     def as_dict(self) -> dict[str, Any]:
         return {"players": self.players, "seasons": self.seasons, "games": sum(self.games.values()),
                 "finished": self.games["finished"], "in_progress": self.games["in_progress"], "abandoned": self.games["abandoned"],
-                "hands": self.hands, "matches": self.matches, "game_types": dict(self.game_types)}
+                "hands": self.hands, "matches": self.matches, "nights": self.nights,
+                "game_types": dict(self.game_types)}
 
     def sentence(self) -> str:
-        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands; 2 finished, 1 in
-        progress.`` (seasons only when there are some)."""
+        """``Imported 4 players, 2 seasons, 3 games (2 Spades, 1 Trumps) with 41 hands, 1 club night; 2 finished,
+        1 in progress.`` (seasons, matches and club nights only when there are some)."""
         counts = self.as_dict()
         kinds = ", ".join(f"{count} {name}" for name, count in self.game_types.items())
         parts = [plural(counts["players"], "player"),
@@ -84,6 +120,8 @@ class ImportReport:
                  + f" with {plural(counts['hands'], 'hand')}"]
         if self.matches:
             parts.append(plural(self.matches, "match", "matches"))
+        if self.nights:
+            parts.append(plural(self.nights, "club night"))
         states = [f"{counts[key]} {word}" for key, word in
                   (("finished", "finished"), ("in_progress", "in progress"), ("abandoned", "abandoned"))
                   if counts[key]]
@@ -145,6 +183,8 @@ def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> Import
     if not any(problem.startswith("season") for problem in problems):  # their shape first, then their rules
         seasons, season_problems = restore_seasons(document.get("seasons", []))
         problems += season_problems
+    if not any(problem.startswith("night") for problem in problems):  # their shape first, then their rules
+        problems += night_problems(document)
     try:
         default_options = check_default_options(about.get("default_options") or {})
     except InvalidInput as error:
@@ -165,7 +205,9 @@ def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> Import
         else:
             slug = checked_slug(wanted)
     league = League.objects.create(name=name, slug=slug, is_public=about.get("is_public", True),
-                                   default_options=default_options, created_by=by)
+                                   default_options=default_options, created_by=by,
+                                   confirmation=about.get("confirmation", Confirmation.OFF),
+                                   provisional_hours=about.get("provisional_hours", PROVISIONAL_HOURS))
     if by is not None:
         Membership.objects.create(league=league, user=by, role=Membership.Role.OWNER)
     report = ImportReport(league=league)
@@ -177,14 +219,47 @@ def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> Import
     report.seasons = len(seasons)
     matches = restore_matches(document, checked, league=league, players=players, by=by)
     report.matches = len(matches)
+    games: dict[str, Game] = {}
     for entry in checked:
-        game = store_game(entry, league=league, players=players, matches=matches, by=by)
+        game = games[entry.key] = store_game(entry, league=league, players=players, matches=matches, by=by)
         report.games[game.status] += 1
         report.game_types[game_type_name(game.game_type)] += 1
         report.hands += len(entry.entered)
     for match in matches.values():
         match_refresh(match=match)
+    report.nights = restore_nights(listed(document, "nights"), league=league, players=players, games=games, by=by)
     return report
+
+
+def restore_nights(entries: list[dict[str, Any]], *, league: League, players: dict[str, Player],
+                   games: dict[str, Game], by) -> int:
+    """The document's club nights (checked), each with a new code; how many."""
+    for entry in entries:
+        night = Night.objects.create(
+            league=league, name=" ".join(entry["name"].split()), game_type=entry["game_type"], options=entry["options"],
+            movement=entry.get("movement", Night.Movement.INDIVIDUAL),
+            round_end=entry.get("round_end", Night.RoundEnd.HANDS), hands=entry.get("hands"),
+            minutes=entry.get("minutes"), rounds=entry["rounds"], status=entry.get("status", Night.Status.CHECKING_IN),
+            code=new_night_code(), created_by=by, created_at=moment(entry.get("created_at")) or timezone.now(),
+            finished_at=moment(entry.get("finished_at")))
+        NightPlayer.objects.bulk_create(
+            NightPlayer(night=night, player=players[came["player"]], order=order, pair=came.get("pair"),
+                        arrived_at=moment(came.get("arrived_at")) or night.created_at,
+                        left_at=moment(came.get("left_at")), checked_in_by=by)
+            for order, came in enumerate(entry.get("entrants", []), start=1))
+        for played in entry.get("rounds_played", []):
+            round_ = NightRound.objects.create(
+                night=night, number=played["number"], started_at=moment(played.get("started_at")) or night.created_at,
+                time_up_at=moment(played.get("time_up_at")),
+                sitting_out=[players[key].pk for key in played.get("sitting_out", [])])
+            for table in played["tables"]:
+                seated = NightTable.objects.create(round=round_, number=table["number"], game=games[table["game"]])
+                NightSubstitution.objects.bulk_create(
+                    NightSubstitution(table=seated, seat=change["seat"], leaving=players[change["leaving"]],
+                                      arriving=players[change["arriving"]], after_hands=change.get("after_hands", 0),
+                                      by=by, **({"at": moment(change["at"])} if change.get("at") else {}))
+                    for change in table.get("substitutions", []))
+    return len(entries)
 
 
 def restore_seasons(entries: Any) -> tuple[list[dict[str, Any]], list[str]]:
@@ -253,16 +328,43 @@ def store_game(checked: CheckedGame, *, league, players, matches, by) -> Game:
     if checked.started_at:
         game.started_at = checked.started_at
     game.finished_at = checked.finished_at
+    game.time_up_at = checked.time_up_at
     if game.status == Game.Status.FINISHED and game.finished_at is None:
         last = checked.entered[-1] if checked.entered else None
         game.finished_at = last or game.started_at
+    confirmations = checked.confirmations
+    if checked.confirmation == Confirmation.OPPONENTS:
+        game.confirmation = Confirmation.OPPONENTS
+        game.unconfirmed = sum(1 for hand in confirmations if hand.state in UNSETTLED)
+        game.provisional = is_provisional(game, now=timezone.now())
     game.save()
-    Hand.objects.bulk_create(
+    hands = Hand.objects.bulk_create(
         Hand(
             game=game, number=scored.number, record=plain(scored.record), dealer=scored.dealer,
             delta=plain(scored.delta), totals=plain(scored.totals), extras=plain(scored.extras),
             details=plain(scored.details), entered_by=by, **({"entered_at": at} if at else {}),
+            **({"check_state": confirmations[index].state, "entered_side": confirmations[index].entered_side}
+               if confirmations else {}),
         )
-        for scored, at in zip(checked.state.hands, checked.entered, strict=True)
+        for index, (scored, at) in enumerate(zip(checked.state.hands, checked.entered, strict=True))
     )
+    if confirmations:
+        store_checks(game, checked, list(Hand.objects.filter(game=game).order_by("number")) if hands else [])
     return game
+
+
+def store_checks(game: Game, checked: CheckedGame, hands: list[Hand]) -> None:
+    """The hands' confirmation trails. The check that made a hand what it is now is of the hand as restored
+    (its version); the earlier ones were of a version of it the backup does not carry (a correction since)."""
+    rows = []
+    for hand, confirmation in zip(hands, checked.confirmations, strict=True):
+        last = len(confirmation.checks) - 1
+        for index, check in enumerate(confirmation.checks):
+            current = index == last and confirmation.state == check.action
+            version = hand.version if current else hashlib.sha256(
+                f"earlier:{hand.pk}:{index}".encode()).hexdigest()[:20]
+            rows.append(HandCheck(
+                hand=hand, game=game, number=hand.number, action=check.action, seat=check.seat, via=check.via,
+                by=None, hand_version=version, record=plain(check.record) if check.record is not None else None,
+                note=check.note, **({"at": check.at} if check.at else {})))
+    HandCheck.objects.bulk_create(rows)

@@ -160,7 +160,9 @@ def finished_rows(scope: Scope, *, game_type: str | None = None, players: Collec
     or among ``keys``, if given; with ``counted``, only those the scope's stored rows count. Two queries."""
     players = set(players) if players is not None else None
     games = games_of(scope)
-    matches = Match.objects.filter(league_id=scope.league_id, status=Match.Status.FINISHED).order_by()
+    # A match with a provisional game is provisional too: not counted until that game is.
+    matches = (Match.objects.filter(league_id=scope.league_id, status=Match.Status.FINISHED).order_by()
+               .exclude(Exists(Game.objects.filter(match_id=OuterRef("pk"), provisional=True))))
     if scope.season_id is not None:
         matches = matches.annotate(at=Coalesce("finished_at", "started_at")).filter(scope.within("at"))
     if game_type is not None:

@@ -32,6 +32,7 @@ from .leagues import league_detail, league_edit, league_member, league_new
 from .live import live, live_board
 from .matches import match_detail
 from .new_game import new_game
+from .nights import night_check_in, night_code_qr, night_new, night_page
 from .players import player_detail
 from .seasons import league_seasons_page
 from .sharing import game_sharing
@@ -81,6 +82,10 @@ __all__ = [
     "manifest",
     "match_detail",
     "new_game",
+    "night_check_in",
+    "night_code_qr",
+    "night_new",
+    "night_page",
     "offline",
     "password_reset",
     "player_detail",

@@ -27,7 +27,7 @@ from games.summary import hand_explanation
 
 from .common import board
 from .follow import not_followed
-from .hands import wants_json
+from .hands import form_refusal, wants_json
 from .table_pass import table_pass
 
 
@@ -36,17 +36,27 @@ def refusal_status(error: DomainError) -> int:
 
 
 def answer(request, game: Game, number: int, text: str, *, status: int = 200, back: str = "follow"):
-    """After a write: JSON for a script (the state the hand is in now), else the page it came from."""
+    """After a write: JSON for a script (the state the hand is in now, and the page the form goes back to:
+    ``location``), else that page."""
+    target = reverse("table" if back == "table" else "follow", args=[game.pk]) + f"#hand-{number}"
     if wants_json(request):
         hand = Hand.objects.filter(game=game, number=number).first()
-        return JsonResponse({"detail": text, "number": number,
+        if status < 400 and request.POST.get("after") == "back":
+            # The confirm screen's script goes back to that page once answered: the page says what was done.
+            messages.success(request, text)
+        return JsonResponse({"detail": text, "number": number, "location": target,
                              "confirmation": hand.check_state if hand is not None else None}, status=status)
     if status >= 400:
         messages.error(request, text)
     else:
         messages.success(request, text)
-    target = "table" if back == "table" else "follow"
-    return redirect(reverse(target, args=[game.pk]) + f"#hand-{number}")
+    return redirect(target)
+
+
+def seat_and_name(game: Game, seat: str) -> str:
+    """``East (Ben)``: a seat as the hand's confirmation says it, with whoever sits there."""
+    player = game.seats.get(seat)
+    return f"{SEAT_WORDS.get(seat, seat)} ({player.name})" if player is not None else SEAT_WORDS.get(seat, seat)
 
 
 @cache_control(no_store=True, private=True)
@@ -93,9 +103,16 @@ def check_context(request, game: Game, hand: Hand, *, form=None, error: str = ""
         explanation=hand_explanation(game, hand, seats),
         your_seat_word=SEAT_WORDS.get(access.seat or ""), your_name=seats.get(access.seat or ""),
         handed_seats=[(seat, SEAT_WORDS[seat], seats[seat]) for seat in other_seats],
-        entered_by_side=hand.entered_side, hand_totals=list(zip(context["side_keys"], item["totals"], strict=True)), back="table" if may_score and not you_confirm else "follow",
+        entered_by_side=side_and_names(game, hand.entered_side, seats), hand_totals=list(zip(context["side_keys"], item["totals"], strict=True)), back="table" if may_score and not you_confirm else "follow",
     )
     return context
+
+
+def side_and_names(game: Game, side: str, seats: dict[str, str]) -> str:
+    """``NS (Ann & Cat)``: a side with the players in it (empty for none)."""
+    if not side or side not in game.ruleset.sides:
+        return side
+    return f"{side} ({' & '.join(seats[seat] for seat in game.ruleset.seats_of(side))})"
 
 
 def confirmer_for(request, game: Game, held) -> services.Confirmer:
@@ -110,24 +127,29 @@ def check_post(request, game: Game, hand: Hand, held):
     back = "table" if request.POST.get("handed") == "1" or request.POST.get("back") == "table" else "follow"
     version = request.POST.get("version") or None
     versions_seen = [version] if version else None
-    key = request.POST.get("key") or None
+    # The tap's idempotency key: a retry with it (the outbox sending again, a form posted twice) gets the
+    # first answer and stores nothing more.
+    key = request.POST.get("idempotency_key") or request.POST.get("key") or None
     try:
         if action == "confirm":
             check = services.hand_confirm(game=game, number=hand.number, confirmer=confirmer_for(request, game, held),
                                           expected_versions=versions_seen, idempotency_key=key)
-            who = SEAT_WORDS.get(check.seat, "")
+            who = seat_and_name(game, check.seat) if check.seat else "the scorekeeper"
             return answer(request, game, hand.number, f"Hand {hand.number} confirmed by {who}.", back=back)
         if action == "dispute":
             form = hand_form_class(game.game_type)(request.POST, game=game, with_reason=True)
             if not form.is_valid():
+                if wants_json(request):
+                    return form_refusal(form)
                 return render(request, "games/check.html", check_context(request, game, hand, form=form),
                               status=400)
-            services.hand_dispute(game=game, number=hand.number, confirmer=confirmer_for(request, game, held),
-                                  record=form.to_record(), note=form.cleaned_data.get("reason", ""),
-                                  expected_versions=versions_seen, idempotency_key=key)
+            check = services.hand_dispute(game=game, number=hand.number,
+                                          confirmer=confirmer_for(request, game, held), record=form.to_record(),
+                                          note=form.cleaned_data.get("reason", ""), expected_versions=versions_seen,
+                                          idempotency_key=key)
             return answer(request, game, hand.number,
-                          f"Hand {hand.number} disputed: the scorekeeper's phone shows both versions.", status=201,
-                          back=back)
+                          f"Hand {hand.number} disputed by {seat_and_name(game, check.seat)}: the scorekeeper's "
+                          "phone shows both versions.", status=201, back=back)
         if action == "keep":
             services.hand_keep(game=game, number=hand.number, by=request.user, note=request.POST.get("note", ""),
                                idempotency_key=key)
@@ -142,7 +164,7 @@ def check_post(request, game: Game, hand: Hand, held):
                                       f": {dispute.note}" if dispute.note else ""),
                                   idempotency_key=key, expected_versions=versions_seen)
             return answer(request, game, hand.number,
-                          f"Hand {hand.number} corrected as {SEAT_WORDS.get(dispute.seat, '')} said.", back="table")
+                          f"Hand {hand.number} corrected as {seat_and_name(game, dispute.seat)} said.", back="table")
     except NotAllowed as error:
         if wants_json(request):
             return JsonResponse({"detail": error.message, "code": "not_allowed"}, status=403)

@@ -44,19 +44,21 @@ def visible_league_or_404(request, slug: str) -> League:
     return league
 
 
-def game_or_refusal(request, game_id: int, *, need: Literal["view", "score"]) -> Game:
-    """The game, as ``selectors.game_for`` finds it for the pages' user; its refusals as the pages show them."""
+def game_or_refusal(request, game_id: int, *, need: Literal["view", "score"],
+                    related: Sequence[str] = selectors.GAME_RELATED) -> Game:
+    """The game, as ``selectors.game_for`` finds it for the pages' user (``related`` joined); its refusals as the
+    pages show them."""
     try:
-        return selectors.game_for(request.user, game_id, need=need)
+        return selectors.game_for(request.user, game_id, need=need, related=related)
     except NotFound:
         raise Http404("No such game") from None
     except NotAllowed:
         raise PermissionDenied("You cannot keep score in this game.") from None
 
 
-def visible_game_or_404(request, game_id: int) -> Game:
+def visible_game_or_404(request, game_id: int, related: Sequence[str] = selectors.GAME_RELATED) -> Game:
     """The game, if the user may see it; a private league's game is a 404 to everyone else."""
-    return game_or_refusal(request, game_id, need="view")
+    return game_or_refusal(request, game_id, need="view", related=related)
 
 
 def scorable_game_or_403(request, game_id: int) -> Game:
@@ -121,6 +123,17 @@ VIA_WORDS = {
 }
 
 
+def awaited_names(game: Game, hand: Hand, seats: dict[str, str]) -> str:
+    """Who a waiting hand waits for, with their names: ``EW (Ben or Dan)``; the players who may confirm it when
+    either side may (``Ann, Ben, Cat or Dan``)."""
+    ruleset = game.ruleset
+    side = awaited(game, hand)
+    seated = ruleset.seats_of(side) if side in ruleset.sides else tuple(seats)
+    names = [seats[seat] for seat in seated]
+    listed = " or ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
+    return f"{side} ({listed})" if side in ruleset.sides else listed
+
+
 def check_lines(game: Game, hands: list[Hand], describe, seats: dict[str, str]) -> dict[int, dict[str, Any]]:
     """In a game whose hands the other side confirms: each hand's state in words, the dispute the scorekeeper
     is to settle, and its confirmation trail (one query; none in other games)."""
@@ -141,7 +154,7 @@ def check_lines(game: Game, hands: list[Hand], describe, seats: dict[str, str]) 
                  "kept": "kept by the scorekeeper"}.get(hand.check_state, "")
         out[hand.number] = {
             "state": hand.check_state, "words": words, "entered_side": hand.entered_side,
-            "awaited": awaited(game, hand),
+            "awaited": awaited(game, hand), "awaited_names": awaited_names(game, hand, seats),
             "dispute": {"who": f"{SEAT_WORDS[dispute.seat]} ({seats[dispute.seat]})", "seat": dispute.seat,
                         "entry": describe(dispute.record or {}, {}, seats), "note": dispute.note}
             if dispute is not None and hand.check_state == "disputed" else None,

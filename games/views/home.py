@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.shortcuts import render
 
 from games import selectors
+from games.nights import nights_of
 from games.summary import game_summary
 
 from .common import side_rows
+from .night_room import night_rows
 
 
 def game_rows(games):
@@ -21,6 +23,7 @@ def home(request):
     return render(request, "home.html", {
         "in_progress": game_rows(mine),
         "my_leagues": selectors.my_leagues(user=user),
+        "nights": night_rows(nights_of(user=user)),
         "leagues": selectors.leagues_for(user=user)[:20],
         "results": game_rows(selectors.finished_games(user=user, limit=10)),
         "invitations": selectors.invitations_for(user=user),

@@ -12,10 +12,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import policy, selectors, services
 from games.forms import LeagueForm, MemberForm
 from games.models import Game, Invitation, League, display_name
+from games.nights import league_nights
 from games.standings.selectors import league_seasons
 
 from .common import submitted, visible_league_or_404
 from .home import game_rows
+from .night_room import night_rows
 from .standings import chosen_sort, season_or_404, standings_view
 
 
@@ -43,8 +45,10 @@ def league_context(request, league: League, *, member_form=None):
     in_progress = selectors.league_games(league=league, status=Game.Status.IN_PROGRESS,  # type: ignore[arg-type]
                                          limit=20)
     seasons = league_seasons(league=league)
+    # A provisional game is not counted until confirmed: the standings are not "updating" for it meanwhile.
+    provisional = sum(1 for game in recent if game.provisional)
     standings = standings_view(league=league, game_type=request.GET.get("type"), sort=sort,
-                               latest_finish=recent[0].finished_at if recent else None,
+                               latest_finish=next((game.finished_at for game in recent if not game.provisional), None),
                                season=season_or_404(request, league, seasons), seasons=seasons)
     return {
         "league": league,
@@ -52,6 +56,8 @@ def league_context(request, league: League, *, member_form=None):
         "standings": standings,
         "live": game_rows(in_progress),
         "recent": game_rows(recent),
+        "nights": night_rows(league_nights(league)),
+        "provisional": provisional,
         "members": member_rows(request, league),
         "role": policy.league_role(request.user, league),
         "can_manage": can_manage,

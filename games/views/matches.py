@@ -38,8 +38,15 @@ def match_standing(game: Game) -> dict | None:
         "one_winner": sum(row["winner"] for row in totals) == 1,
         "games_in_match": ruleset_class(match.game_type).match_games,
         "finished": match.status == Match.Status.FINISHED,
+        "provisional": match.provisional,
         "next_game": selectors.match_game(match=match, number=game.match_game_number + 1),
     }
+
+
+def in_words(numbers: list[int]) -> str:
+    """``1``, ``1 and 3``, ``1, 2 and 3``."""
+    words = [str(number) for number in numbers]
+    return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
 
 
 def match_detail(request, match_id: int):
@@ -69,9 +76,13 @@ def match_detail(request, match_id: int):
             "seats": [(seat, SEAT_WORDS[seat], players[seats[seat]].name) for seat in "NESW"],
         })
     totals = match_totals(match, players)
+    # A game with hands the other side has not yet confirmed keeps the whole match out of the standings.
+    waiting = [number for number, game in sorted(games.items()) if game.provisional]
     return render(request, "games/match.html", {
         "match": match, "name": ruleset.name, "games_in_match": ruleset.match_games, "rows": rows, "totals": totals,
         "winner_names": winner_names(totals),
         "finished": match.status == Match.Status.FINISHED,
+        "provisional": bool(waiting), "provisional_games": waiting, "provisional_words": in_words(waiting),
+        "window_hours": match.league.provisional_hours if match.league else None,
         "current": next((row["game"] for row in rows if row["game"] and row["game"].status == "in_progress"), None),
     })

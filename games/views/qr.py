@@ -15,3 +15,8 @@ def qr_response(link: str, *, title: str) -> HttpResponse:
     response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def qr_inline(link: str, *, title: str) -> str:
+    """``link`` as a QR code to put in a page (an ``<svg>`` element): the printed table cards carry several."""
+    return segno.make(link, error="m").svg_inline(border=2, dark="#000", light="#fff", title=title, omitsize=True)

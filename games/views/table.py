@@ -25,6 +25,7 @@ from games.rules import SEATS
 
 from .common import board, game_title, submitted, visible_game_or_404
 from .matches import match_standing
+from .night_room import night_place
 from .table_code import join_link
 
 
@@ -42,6 +43,8 @@ def table_context(request, game, *, form=None, scorekeeper_form=None):
         rematch_url=rematch_url(game),
         # A finished game of a match: the match as it stands, and its next game one tap away.
         match_standing=match_standing(game) if summary.finished else None,
+        # A game of a club night: which night, round and table, and when a round with a time limit is up.
+        night_place=night_place(game),
         scorekeeper_form=(scorekeeper_form or ScorekeeperForm()) if choosing else None,
         scorekeepers=list(game.scorekeepers.order_by("username")) if choosing else [],
         # The table's code, for the other phones at the table (the scorekeepers' to show and renew).
@@ -70,7 +73,7 @@ def rematch_url(game) -> str:
 # private to whoever is signed in.
 @cache_control(no_store=True, private=True)
 def table(request, game_id: int):
-    game = visible_game_or_404(request, game_id)
+    game = visible_game_or_404(request, game_id, related=(*selectors.GAME_RELATED, "night_table__round__night"))
     return render(request, "games/table.html", table_context(request, game))
 
 

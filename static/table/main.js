@@ -419,7 +419,7 @@ async function probeConnection() {
     }
     const when = new Date(table.facts.renderedAt);
     banner.hidden = false;
-    banner.textContent = `No connection: this is the game as it was at ${
+    banner.textContent = `Offline: this is the game as it was at ${
       when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
     }. Hands you record stay on this phone and are sent when the connection is back.`;
   }

@@ -37,6 +37,16 @@ def test_schema_is_served(anonymous):
     assert "/api/v1/leagues/{id}/standings/" in paths
     assert "/api/v1/players/{id}/ratings/" in paths
     assert "/api/v1/games/{id}/scorekeepers/{username}/" in paths
+    assert "/api/v1/leagues/{id}/nights/" in paths
+    assert "/api/v1/nights/{id}/results.csv" in paths
+
+
+def test_the_schema_is_made_without_warnings(tmp_path):
+    """A warning is a schema that may be wrong: two request bodies of one name, or enums named by chance."""
+    from django.core.management import call_command
+
+    call_command("spectacular", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+    assert (tmp_path / "schema.yaml").read_text().startswith("openapi: ")
 
 
 def test_docs_work_offline(anonymous):
@@ -94,6 +104,9 @@ def built_table(django_db_setup, django_db_blocker):
         invitation_create,
         league_create,
         match_start,
+        night_check_in,
+        night_round_start,
+        night_start,
         player_claim,
         player_create,
         webhook_create,
@@ -114,12 +127,18 @@ def built_table(django_db_setup, django_db_blocker):
         hand_record(game=finished, record=TRUMPS_MADE, by=owner)
         league_standings_recompute(league_id=league.pk)
         casual = game_start(game_type="spades", seats=seats, by=owner)
+        # A club night of the four, its first round playing.
+        night = night_start(league=league, by=owner, game_type="spades", hands=2)
+        for player in players:
+            night_check_in(night=night, by=owner, player=player)
+        night_round_start(night=night, by=owner)
         extra = player_create(name="Extra", by=owner, league=league)
         invitation = invitation_create(league=league, role="member", max_uses=50, by=owner)
         yield {
             "casual": casual.pk,
             "token": Token.objects.get_or_create(user=owner)[0].key,
-            "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk},
+            "ids": {"games": spades.pk, "leagues": league.pk, "players": players[0].pk, "matches": match.pk,
+                    "nights": night.pk},
             "more": {"player_id": extra.pk, "invitation_id": invitation.pk, "token": invitation.token,
                      "claim_id": player_claim(league=league, player=extra, by=member).pk,
                      "webhook_id": webhook_create(league=league, url="http://127.0.0.1:9/hooks",

@@ -34,6 +34,7 @@ CHECKED_BY_THE_SERVER = "|".join([
     r"auth/signup/", r"me/",  # a username in use; an e-mail address
     r"leagues/\{id\}/invitations/", r"invitations/\{token\}/(accept|decline)/",  # who may be invited
     r"leagues/\{id\}/players/.*", r"leagues/\{id\}/claims/\{claim_id\}/",  # names, claims and links
+    r"leagues/\{id\}/nights/", r"nights/\{id\}/.*",  # house rules; the players named, checked in, seated
 ])
 # A bigger run than CI's: SCHEMATHESIS_MAX_EXAMPLES=500 SCHEMATHESIS_SEED=$RANDOM pytest this file.
 LEAGUES = "^/api/v1/leagues/"
@@ -79,6 +80,7 @@ def config(ids: dict | None) -> str:
     operations(r"^/api/v1/invitations/\{token\}/", parameters(token=ids["token"]))
     operations(r"^/api/v1/players/\{id\}/", parameters(id=ids["player"]))
     operations(r"^/api/v1/matches/\{id\}/", parameters(id=ids["match"]))
+    operations(r"^/api/v1/nights/\{id\}/", parameters(id=ids["night"]))
     return "\n".join(lines) + "\n"
 
 
@@ -99,7 +101,7 @@ def stack():
 
 def things_to_test_on(stack) -> dict:
     """A league with a member, a claim, an invitation and a season, a game with two hands, one to abandon, a
-    casual game, a match."""
+    casual game, a match, a club night playing its first round."""
     api, players = stack.api, stack.setup["players"]
     league = stack.league_id
     club = stack.dbtool("club", str(league))
@@ -119,7 +121,12 @@ def things_to_test_on(stack) -> dict:
     season = api.post(f"/api/v1/leagues/{league}/seasons/", {"name": "Schemathesis 2001", "starts_on": "2001-01-01",
                                                             "ends_on": "2001-12-31"})
     assert season.status == 201, season.body
-    return {"game": game, "game_to_abandon": start("/api/v1/games/", league=league),
+    night = api.post(f"/api/v1/leagues/{league}/nights/", {"game_type": "spades", "hands": 2})
+    assert night.status == 201, night.body
+    for player in players[:5]:
+        assert api.post(f"/api/v1/nights/{night.body['id']}/check-in/", {"player": player}).status == 200
+    assert api.post(f"/api/v1/nights/{night.body['id']}/rounds/", {}).status == 200
+    return {"game": game, "game_to_abandon": start("/api/v1/games/", league=league), "night": night.body["id"],
             "casual_game": start("/api/v1/games/"), "league": league, "player": players[0],
             "match": match.body["id"], "season_id": season.body["id"], **club}
 

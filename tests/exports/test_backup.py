@@ -143,7 +143,7 @@ def test_the_api_restores_with_a_report_once_per_key(as_owner, league, played):
     assert first.json() == again.json()
     assert first.json()["league"]["slug"] == "thursday-copy"
     assert first.json()["report"] == {"players": 4, "seasons": 0, "games": 2, "finished": 1, "in_progress": 1, "abandoned": 0,
-                                      "hands": 3, "matches": 0, "game_types": {"Spades": 2},
+                                      "hands": 3, "matches": 0, "nights": 0, "game_types": {"Spades": 2},
                                       "summary": "Imported 4 players, 2 games (2 Spades) with 3 hands; "
                                                  "1 finished, 1 in progress."}
     assert League.objects.filter(slug="thursday-copy").count() == 1

@@ -292,3 +292,40 @@ def test_a_nights_options_may_not_set_the_last_hand(league, owner):
         night_start(league=league, by=owner, game_type="spades", options={"last_hand": 4}, hands=8)
     assert refused.value.field == "options.last_hand"
     assert not Night.objects.exists()
+
+
+def test_merging_two_players_carries_their_nights_without_a_second_check_in(start_night, check_in, owner, room,
+                                                                            league):
+    from games.services import player_merge
+
+    night = start_night()
+    check_in(night, *NINE)
+    first = night_round_start(night=night, by=owner)
+    # Ida sits round 1 out; typed in again as "Ida B", she takes Ben's seat.
+    twin = night_check_in(night=night, by=owner, name="Ida B").player
+    change = night_substitute(night=night, by=owner, leaving=room["Ben"], arriving=twin)
+    kept = player_merge(league=league, keep=room["Ida"], merge=twin, by=owner)
+    # One check-in, at her first place in the order; the substitute was her; she played round 1, not sat it out.
+    assert list(NightPlayer.objects.filter(night=night, player=kept).values_list("order", "left_at")) == [(9, None)]
+    assert not NightPlayer.objects.filter(player_id=twin.pk).exists()
+    change.refresh_from_db()
+    assert change.arriving_id == kept.pk
+    first.refresh_from_db()
+    assert first.sitting_out == []
+    assert night_view(night).card(kept).text == "Round 1 · table 1 · you sit E · partner Dee · against Ann & Cid"
+    # The night plays on: its next round is seated from the rounds as merged.
+    play_out(first, owner)
+    assert len(seated(night_round_start(night=night, by=owner))[0]) == 2
+
+
+def test_two_players_at_two_tables_of_one_round_are_not_merged(start_night, check_in, owner, room, league):
+    from games.services import player_merge
+
+    night = start_night()
+    check_in(night, "Ann", "Ben", "Cid", "Ida", "Eve", "Fay", "Gus", "Hal")
+    night_round_start(night=night, by=owner)
+    with pytest.raises(InvalidInput) as refused:
+        player_merge(league=league, keep=room["Ida"], merge=room["Hal"], by=owner)
+    assert refused.value.message == (f"Ida and Hal played in round 1 of {night.name}, at tables 1 and 2: they "
+                                     "are two people")
+    assert NightPlayer.objects.filter(night=night).count() == 8

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game, HandCheck, Player
-from games.services import hand_record, league_update
+from games.services import Confirmer, hand_confirm, hand_correct, hand_record, league_update
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +79,70 @@ def test_a_provisional_game_is_marked_on_the_league_page(client, table, league, 
     page = client.get(f"/leagues/{league.slug}/").content.decode()
     assert "provisional" in page
     assert "enters the standings once every hand is confirmed, or 48 hours after it finished" in page
+
+
+def confirm_form(client, table, **fields):
+    return client.post(f"/games/{table.pk}/hands/1/check/", {"action": "confirm", "handed": "1", "seat": "E",
+                                                             **fields}, HTTP_ACCEPT="application/json")
+
+
+def test_the_confirm_form_carries_a_key_and_a_retry_with_it_confirms_once(client, table, owner):
+    hand_record(game=table, record=HAND, by=owner)
+    client.force_login(owner)
+    page = client.get(f"/games/{table.pk}/hands/1/check/?handed=1").content.decode()
+    assert 'name="idempotency_key"' in page and "data-confirm-form" in page
+    version = table.hands.get().version
+
+    first = confirm_form(client, table, version=version, idempotency_key="tap-1")
+    # The answer was lost on the way; meanwhile the scorekeeper corrected the hand, which now waits again.
+    hand_correct(game=table, number=1, record={**HAND, "tricks": {"N": 5, "E": 1, "S": 4, "W": 3}}, by=owner)
+    retry = confirm_form(client, table, version=version, idempotency_key="tap-1")
+    unkeyed = confirm_form(client, table, version=version)
+
+    assert first.status_code == retry.status_code == 200
+    assert first.json()["detail"] == retry.json()["detail"] == "Hand 1 confirmed by East (Ben)."
+    assert first.json()["location"] == f"/games/{table.pk}/#hand-1"
+    assert HandCheck.objects.filter(action="confirmed").count() == 1
+    # Without the key the same request is a new one, refused: the hand changed since the phone showed it.
+    assert unkeyed.status_code == 409 and "has changed since your phone showed it" in unkeyed.json()["detail"]
+    assert table.hands.get().check_state == "waiting"
+
+
+def test_a_dispute_sent_with_a_mistake_answers_which_field_in_json(client, table, owner):
+    hand_record(game=table, record=HAND, by=owner)
+    client.force_login(owner)
+    response = client.post(f"/games/{table.pk}/hands/1/check/", {"action": "dispute", "handed": "1", "seat": "E",
+                                                                 "idempotency_key": "tap-2"},
+                           HTTP_ACCEPT="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "invalid" and response.json()["errors"]
+    assert not HandCheck.objects.exists()
+
+
+def test_a_provisional_game_does_not_keep_the_standings_updating(client, table, league, owner, start_game):
+    from games.standings.services import league_standings_update
+
+    hand_record(game=table, record=WINNING, by=owner)
+    league_standings_update(league_id=league.pk)
+
+    page = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert "Standings updating" not in page
+    assert "Not counted yet: 1" in page and "It enters the standings once confirmed, or 48 hours" in page
+
+    # A game that counts at once (the league no longer asks for confirmation) is awaited until the update.
+    league_update(league=league, by=owner, confirmation="off")
+    plain = start_game("spades", target=100)
+    hand_record(game=plain, record=WINNING, by=owner)
+    assert "Standings updating" in client.get(f"/leagues/{league.slug}/").content.decode()
+    league_standings_update(league_id=league.pk)
+    assert "Standings updating" not in client.get(f"/leagues/{league.slug}/").content.decode()
+
+
+def test_a_provisional_result_says_so_until_its_hands_are_confirmed(client, table, owner):
+    hand_record(game=table, record=WINNING, by=owner)
+    client.force_login(owner)
+    assert "Ann &amp; Cat win (provisional)" in client.get(f"/games/{table.pk}/").content.decode()
+
+    hand_confirm(game=table, number=1, confirmer=Confirmer(user=owner, handed_seat="E"))
+
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Ann &amp; Cat win!" in page and "(provisional)" not in page

@@ -162,8 +162,8 @@ def test_league_page_queries_are_fixed(owner_client, league, owner, finish, reco
         start_game("spades")
     recompute()
     # Session, user, league, owner's role, standings (table sizes, players, partnerships), live games, recent
-    # games, the league's seasons (the one shown is picked among them), members.
-    with django_assert_max_num_queries(11):
+    # games, the league's seasons (the one shown is picked among them), its club nights, members.
+    with django_assert_max_num_queries(12):
         response = owner_client.get(reverse("league", args=[league.slug]))
     standings = response.context["standings"]
     assert standings["sizes"]["players"] == 4 * tables

@@ -56,6 +56,27 @@ def phone(browser, live_server):
 
 
 @pytest.fixture
+def wifi(live_server):
+    """The phones' Wi-Fi (``network.Wifi``): a relay to the live server that the test cuts."""
+    from .network import Wifi
+
+    net = Wifi(int(live_server.url.rsplit(":", 1)[1]))
+    yield net
+    net.close()
+
+
+@pytest.fixture
+def table_phone(browser, wifi):
+    """A phone at the table, on the Wi-Fi the test controls, with JavaScript and a service worker."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  base_url=wifi.url, service_workers="allow")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def no_script_phone(browser, live_server):
     """A phone with JavaScript turned off: the pages as they are before any script enhances them."""
     yield from phone_page(browser, live_server, java_script_enabled=False)

@@ -15,7 +15,7 @@ from games.models import Hand
 from games.services import game_start, hand_record
 
 from .conftest import PASSWORD, PHONE, shoot
-from .network import ANSWERS_LOST, DOWN, UP, Wifi
+from .network import ANSWERS_LOST, DOWN, UP
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,24 +26,6 @@ RECORDS = {
     FIRST: {"bids": {"N": 3, "E": 4, "S": 2, "W": 4}, "tricks": {"N": 3, "E": 5, "S": 2, "W": 3}},
     SECOND: {"bids": {"N": 2, "E": 3, "S": 3, "W": 4}, "tricks": {"N": 2, "E": 4, "S": 3, "W": 4}},
 }
-
-
-@pytest.fixture
-def wifi(live_server):
-    net = Wifi(int(live_server.url.rsplit(":", 1)[1]))
-    yield net
-    net.close()
-
-
-@pytest.fixture
-def table_phone(browser, wifi):
-    """A phone at the table, on the Wi-Fi the test controls, with JavaScript and a service worker."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  base_url=wifi.url, service_workers="allow")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 @pytest.fixture
@@ -416,5 +398,5 @@ def test_a_page_opened_from_the_phones_copy_says_when_it_was_made(table_phone, w
     open_table(page, game)
     wifi.set(DOWN)  # the Wi-Fi is there, but leads nowhere: the browser still believes it is online
     page.reload()
-    expect(page.locator("#connection")).to_contain_text("No connection: this is the game as it was at")
+    expect(page.locator("#connection")).to_contain_text("Offline: this is the game as it was at")
     expect(page.locator("#entry-title")).to_contain_text("Hand 1")
