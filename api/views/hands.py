@@ -160,7 +160,7 @@ class HandDetail(ApiView):
         """Undo the last hand (any other hand: 409). Answers with the game as it now stands."""
         game = visible_game(request.user, pk)
         key, versions = idempotency_key(request), if_match(request)
-        data = self.parse(UndoIn, data=request.data or {})
+        data = self.parse(UndoIn)
         services.hand_undo(game=game, by=request.user, reason=data["reason"], number=number, idempotency_key=key,
                            expected_versions=versions)
         return Response(game_body(request.user, pk))
@@ -238,7 +238,7 @@ class HandConfirm(ApiView):
                    parameters=[IF_MATCH_CHECK, IDEMPOTENCY_KEY], tags=["hands"])
     def post(self, request, pk: int, number: int):
         key, versions = idempotency_key(request), if_match(request)
-        data = self.parse(CheckIn, data=request.data or {})
+        data = self.parse(CheckIn)
         game, confirmer = checking_game(request, pk, data)
         check = services.hand_confirm(game=game, number=number, confirmer=confirmer, expected_versions=versions,
                                       idempotency_key=key)

@@ -166,7 +166,7 @@ class NightRounds(ApiView):
     def post(self, request, pk: int):
         night = night_to_run(request, pk)
         key = idempotency_key(request)
-        data = self.parse(RoundIn, data=request.data or {})
+        data = self.parse(RoundIn)
         services.night_round_start(night=night, by=request.user, idempotency_key=key, **data)
         return Response(night_answer(request, night))
 
@@ -223,7 +223,7 @@ class NightEnd(ApiView):
     def post(self, request, pk: int):
         night = night_to_run(request, pk)
         key = idempotency_key(request)
-        data = self.parse(NightEndIn, data=request.data or {})
+        data = self.parse(NightEndIn)
         services.night_end(night=night, by=request.user, idempotency_key=key, **data)
         return Response(night_answer(request, night))
 

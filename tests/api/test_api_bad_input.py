@@ -72,3 +72,15 @@ def test_huge_path_ids_are_404(as_owner, spades):
     for path in (f"/api/v1/games/{big}/hands/", f"/api/v1/games/{spades.pk}/hands/{big}/",
                  f"/api/v1/players/{big}/", f"/api/v1/leagues/{big}/members/", f"/api/v1/matches/{big}/"):
         assert as_owner.get(path).status_code == 404, path
+
+
+@pytest.mark.parametrize("body", ["null", "[]", '"a string"'])
+def test_an_undo_whose_body_is_not_an_object_is_400_and_undoes_nothing(as_owner, spades, owner, body):
+    from games.services import hand_record
+
+    hand_record(game=spades, record={"bids": {"N": 3, "E": 2, "S": 4, "W": 3},
+                                     "tricks": {"N": 4, "E": 1, "S": 5, "W": 3}}, by=owner)
+    response = as_owner.generic("DELETE", f"/api/v1/games/{spades.pk}/hands/1/", body,
+                                content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert Hand.objects.filter(game=spades).count() == 1

@@ -183,6 +183,7 @@ ADDRESSES = ["check-in/", "check-out/", "pairs/", "rounds/", "substitutions/", "
     {"body": "{not json", "content_type": "application/json", "status": 400},
     {"body": "player=1", "content_type": "application/x-www-form-urlencoded", "status": 415},
     {"body": "[1, 2]", "content_type": "application/json", "status": 400},
+    {"body": "null", "content_type": "application/json", "status": 400},
 ])
 def test_a_body_that_is_not_a_json_object_is_refused(as_owner, playing, action, problem):
     before = everything(playing)

@@ -18,7 +18,7 @@ def test_scoreboard_shows_names_totals_bags_target_and_dealer(owner_client, star
     hand_record(game=game, record=SPADES_HAND, by=owner)
     page = owner_client.get(reverse("table", args=[game.pk])).content.decode()
     scores = Page(page).get("region", "Scores").text
-    assert all(seat_and_name in scores for seat_and_name in ("N Ann", "S Cat", "E Ben", "W Dan"))
+    assert "N Ann S Cat" in scores and "E Ben W Dan" in scores  # read out apart, each seat with its player
     assert "Cat 70 0 bags" in scores and "Dan 60 0 bags" in scores  # each side: its players, total and bags
     assert 'data-total="NS">70<' in page and 'data-total="EW">60<' in page  # what the page's script updates
     assert "Playing to 300 · " in Page(page).text
