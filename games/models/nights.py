@@ -68,6 +68,12 @@ class Night(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def title(self) -> str:
+        """The night as a page names it elsewhere: its name, said to be a club night unless it says so itself
+        (the default name, "Club night, Thu 26 Nov 2026", or "Thursday club night")."""
+        return self.name if "night" in self.name.lower() else f"Club night {self.name}"
+
 
 class NightPlayer(models.Model):
     """Someone checked in to a night: one of the league's players, in check-in order (the movement seats round 1

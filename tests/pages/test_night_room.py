@@ -331,8 +331,8 @@ def test_the_result_sheet_links_the_results_csv_where_the_api_serves_it(client, 
 def test_the_table_page_says_which_night_round_and_table_the_game_is(owner_client, night_of_nine):
     game = table_game(night_of_nine, 2)
     page = texts(owner_client.get(reverse("table", args=[game.pk])))
-    assert page.by_id["night-place"] == "Club night Thursday night · round 1 · table 2"
-    assert page.links["Club night Thursday night · round 1 · table 2"] in (
+    assert page.by_id["night-place"] == "Thursday night · round 1 · table 2"
+    assert page.links["Thursday night · round 1 · table 2"] in (
         f"/nights/{night_of_nine.pk}/", reverse("night-board", args=[night_of_nine.pk]))
 
 
