@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from games.models import Game, Hand
 from games.services import game_start, hand_correct, hand_record, match_start
 
-from .conftest import PHONE, sign_in
-from .network import DOWN, UP, Wifi
+from .conftest import sign_in
+from .network import DOWN, UP
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -233,23 +233,6 @@ def test_a_win_recorded_on_another_phone_ends_the_entry_here(phone, league, owne
     hand_record(game=game, record=TRUMPS_MADE, by=owner)
     expect_game_over(phone, "Ann & Cat")
     expect(phone.locator("#game-over")).to_be_focused()
-
-
-@pytest.fixture
-def wifi(live_server):
-    net = Wifi(int(live_server.url.rsplit(":", 1)[1]))
-    yield net
-    net.close()
-
-
-@pytest.fixture
-def table_phone(browser, wifi):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  base_url=wifi.url, service_workers="allow")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def offline(page, wifi, down: bool) -> None:
