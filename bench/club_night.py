@@ -439,6 +439,16 @@ def ratio(night: dict[str, Any], alone: str, watched: str) -> float:
     return then / first if first else float("inf")
 
 
+def server_words(workers: int | str, threads: int) -> str:
+    """gunicorn's workers as the report names them: "2 sync workers", "2 gthread workers of 4 threads"."""
+    return f"{workers} sync workers" if threads <= 1 else f"{workers} gthread workers of {threads} threads"
+
+
+def server(night: dict[str, Any]) -> str:
+    """The gunicorn the night ran on."""
+    return server_words(night.get("web_workers", "?"), night.get("web_threads", 1))
+
+
 def board_words(night: dict[str, Any]) -> str:
     if night.get("room_board"):
         return (f"the room's TV on the night's board (`{night['board_page']}`, opened by the organiser, asking "
@@ -459,7 +469,7 @@ def doc_lines(night: dict[str, Any]) -> list[str]:
              "when it ended, on two cores shared with other work." if load else "")
     return [
         f"## A club night: {tables} tables and their phones", "",
-        f"`bench/club_night.py`, on the same gunicorn ({night.get('web_workers', '?')} workers): a night of a private "
+        f"`bench/club_night.py`, on the same gunicorn ({server(night)}): a night of a private "
         f"league made through the services (`games/services/nights.py`: Spades, an individual movement, a round "
         f"of {night['round_hands']} hands), {4 * tables} players checked in, and its first round started, which "
         f"seats the {tables} tables and starts their games. Each game is followed by four phones asking every "
@@ -523,7 +533,7 @@ def explanation(night: dict[str, Any], bound: float) -> str | None:
         f"of them 304s, a poll's p50 {polls['p50_ms']:.0f} ms. A 304 took {poll_cpu_ms(unchanged):.2f} ms of CPU "
         f"({unchanged['cpu_web_ms']:.2f} in the web worker, {unchanged['cpu_database_ms']:.2f} in PostgreSQL) "
         f"and a drawn answer {poll_cpu_ms(drawn):.2f} ms, so the watchers need some {needed:.2f} cores; in those "
-        f"turns gunicorn's {night.get('web_workers', '?')} sync workers and PostgreSQL got {got:.2f} cores in all, "
+        f"turns gunicorn's {server(night)} and PostgreSQL got {got:.2f} cores in all, "
         f"on two cores shared with the bench's clients and the machine's other work{machine}. " + (
             "The app server did not keep up with the polls, and each hand waited in their queue."
             if polls["per_second"] < 0.95 * asked else
