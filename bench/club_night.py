@@ -281,6 +281,7 @@ def summary_of(answers: list[tuple[int, float]], elapsed: float, cpu: tuple[floa
         "errors": sum(status not in (200, 304) for status, _ in answers),
         "p50_ms": percentile(latencies, 0.5) * 1000, "p99_ms": percentile(latencies, 0.99) * 1000,
         "cpu_web_ms": 1000 * cpu[0] / polls if polls else 0.0, "cpu_database_ms": 1000 * cpu[1] / polls if polls else 0.0,
+        "cpu_clients_ms": 1000 * cpu[2] / polls if polls else 0.0,
         "seconds": elapsed,
     }
 
@@ -295,7 +296,7 @@ def alternating(api: Api, watchers: list[Watcher], meter: CpuMeter, keepers: lis
         watcher.conditional, watcher.answers = True, []
     turn, clock = seconds / rounds, 0.0
     hands: dict[str, list[tuple[bool, float]]] = {"alone": [], "watched": []}
-    cpu = {"alone": [0.0, 0.0], "watched": [0.0, 0.0]}
+    cpu = {"alone": [0.0, 0.0, 0.0], "watched": [0.0, 0.0, 0.0]}
     elapsed = {"alone": 0.0, "watched": 0.0}
     for _ in range(rounds):
         for way in ("alone", "watched"):
@@ -307,7 +308,7 @@ def alternating(api: Api, watchers: list[Watcher], meter: CpuMeter, keepers: lis
             done, took, spent = phase(meter, work if way == "alone" else lambda: watched(api, watchers, work))
             hands[way] += done
             elapsed[way] += took
-            cpu[way] = [cpu[way][0] + spent[0], cpu[way][1] + spent[1]]
+            cpu[way] = [total + more for total, more in zip(cpu[way], spent, strict=True)]
             clock += turn
     answers = [answer for watcher in watchers for answer in watcher.answers]
     polls = summary_of(answers, elapsed["watched"], (0.0, 0.0, 0.0))
@@ -380,24 +381,28 @@ def recording_summary(hands: list[tuple[bool, float]], elapsed: float, cpu: list
     latencies = [seconds for _, seconds in hands]
     return {"hands": len(hands), "errors": sum(not ok for ok, _ in hands), "p50_ms": percentile(latencies, 0.5) * 1000,
             "p99_ms": percentile(latencies, 0.99) * 1000,
-            "cpu_per_second": (cpu[0] + cpu[1]) / elapsed if elapsed else 0.0}
+            "cpu_per_second": (cpu[0] + cpu[1]) / elapsed if elapsed else 0.0,
+            "clients_per_second": cpu[2] / elapsed if elapsed else 0.0}
 
 
 # --- the report ------------------------------------------------------------------------------------------------
 
-HEADERS = ["what", "requests", "304s", "p50 ms", "p99 ms", "CPU ms a poll: web", "database", "CPU s a second"]
+HEADERS = ["what", "requests", "304s", "p50 ms", "p99 ms", "CPU ms a poll: web", "database", "the bench's clients",
+           "CPU s a second: server", "the bench's clients"]
 
 
 def rows(night: dict[str, Any]) -> list[list[str]]:
     def polls(label: str, entry: dict[str, Any]) -> list[str]:
         return [label, f"{entry['polls']:,} polls", f"{100 * entry['share_304']:.1f}%", f"{entry['p50_ms']:.1f}",
                 f"{entry['p99_ms']:.1f}", f"{entry.get('cpu_web_ms', 0):.2f}" if "cpu_web_ms" in entry else "",
-                f"{entry.get('cpu_database_ms', 0):.2f}" if "cpu_database_ms" in entry else "", ""]
+                f"{entry.get('cpu_database_ms', 0):.2f}" if "cpu_database_ms" in entry else "",
+                f"{entry['cpu_clients_ms']:.2f}" if "cpu_clients_ms" in entry else "", "", ""]
 
     def hands(label: str, entry: dict[str, Any]) -> list[str]:
         errors = f" ({entry['errors']} failed)" if entry["errors"] else ""
         return [label, f"{entry['hands']:,} hands{errors}", "", f"{entry['p50_ms']:.1f}", f"{entry['p99_ms']:.1f}",
-                "", "", f"{entry['cpu_per_second']:.2f}"]
+                "", "", "", f"{entry['cpu_per_second']:.2f}",
+                f"{entry['clients_per_second']:.2f}" if "clients_per_second" in entry else ""]
 
     watchers, tables = night["watchers"], night["tables"]
     every = f"a hand every {night['pace']:g} s a table"
