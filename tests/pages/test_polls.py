@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 HAND = {"face_cards": {"NS": 6, "EW": 7}, "trump_stack": {"holder": "E", "size": 7}}
 # In production the sessions are read from Redis (``cached_db``): a signed-in poll's statements are the user's row
 # and the game's version. The tests' cache is the process's own, which serves one process as Redis serves many.
-CACHED_SESSIONS = "django.contrib.sessions.backends.cached_db"
+CACHED_SESSIONS = "scorekeeper.sessions"
 
 
 @pytest.fixture(autouse=True)
@@ -200,3 +200,21 @@ def test_a_casual_games_scorekeeper_polls_it_and_a_stranger_is_refused(creator, 
     etag = phone.get(url)["ETag"]
     assert phone.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     assert signed_in(stranger).get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404
+
+
+def test_signed_in_pages_work_while_the_sessions_cache_cannot_be_reached(settings, back_room, member, caplog):
+    _, game = back_room
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0",
+                                   "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
+    phone = Client()
+    phone.force_login(member)  # the session's key checked, and the session kept, in the database alone
+    url = reverse("follow", args=[game.pk])
+    first = phone.get(url)
+    assert first.status_code == 200
+    assert phone.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    session = phone.cookies["sessionid"].value
+    assert phone.post(reverse("logout")).status_code == 302
+    phone.cookies["sessionid"] = session  # signed out: the database no longer has the session it names
+    assert phone.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 404
+    assert "the cache cannot be reached" in caplog.text
