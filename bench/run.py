@@ -148,7 +148,7 @@ def recording_rows(results: list[dict]) -> list[list[str]]:
 
 
 def workers_rows(results: list[dict]) -> list[list[str]]:
-    return [[str(row["workers"]), f"{row['requests']:,}", str(row["errors"]), f"{row['per_second']:,.0f}",
+    return [[str(row.get("label", row["workers"])), f"{row['requests']:,}", str(row["errors"]), f"{row['per_second']:,.0f}",
              f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}"] for row in results]
 
 
@@ -254,10 +254,11 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
         lines += [*club_lines(results["club_night"]), *table(CLUB_HEADERS, club_rows(results["club_night"])), ""]
     if "workers" in results:
         lines += ["## gunicorn's worker count", "",
-                  "`bench/workers.py`: one gunicorn per worker count, all started at once on the bench database, then",
+                  "`bench/workers.py`: one gunicorn per worker count, and one of as many workers as cores with",
+                  "several threads each (gunicorn's gthread worker), all started at once on the bench database, then",
                   "turns of 16 clients recording hands, each turn on the next gunicorn in line, so that whatever else",
-                  "the machine does weighs on every size alike. The default of `WEB_WORKERS` (`gunicorn.conf.py`,",
-                  "docs/deploy.md) is chosen from this.", "",
+                  "the machine does weighs on every size alike. The defaults of `WEB_WORKERS` and `WEB_THREADS`",
+                  "(`gunicorn.conf.py`, docs/deploy.md) are chosen from this.", "",
                   *table(WORKERS_HEADERS, workers_rows(results["workers"])), ""]
     if "standings_growth" in results:
         lines += ["## Standings as a league grows", "",
@@ -525,7 +526,8 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
         if "workers" in args.only:
             from bench import workers
 
-            print(f"gunicorn's worker count: {', '.join(map(str, workers.sizes()))} workers side by side ...",
+            lineup = ", ".join(workers.label(*size) for size in workers.lineup(results["web_threads"]))
+            print(f"gunicorn's worker count: {lineup} workers side by side ...",
                   flush=True)
             results["workers"] = workers.run(env, workdir, seconds=8 if args.quick else 24)
         if "reads" in args.only:
