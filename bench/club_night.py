@@ -543,4 +543,6 @@ def explanation(night: dict[str, Any], bound: float) -> str | None:
             "The app server did not keep up with the polls, and each hand waited in their queue."
             if polls["per_second"] < 0.95 * asked else
             f"The app server kept up with the polls, but they kept its workers busy (a poll took {polls['p50_ms']:.0f} "
-            f"ms at the median, for {poll_cpu_ms(unchanged):.0f} ms of CPU), and a hand waited behind them."))
+            f"ms at the median, for {poll_cpu_ms(unchanged):.0f} ms of CPU), and a hand " + (
+                "waited behind them." if night.get("web_threads", 1) <= 1 else
+                "shared its worker's interpreter with them (its threads run one at a time).")))
