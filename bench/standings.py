@@ -210,26 +210,41 @@ def corrections(league: League, people: list[Player], report: dict) -> None:
 def flip_winner(game: Game, keeper) -> None:
     """Take the game's last hand back and play on until the other side has won, through the services (a game that
     finishes again finishes now: it moves to the end of the league, and every result of its type from where it
-    was is learned again)."""
+    was is learned again). Each hand is the best for the losing side of a few random ones, as the engine scores
+    them from the game's state: random hands alone can wander for thousands of hands (two Spades sides that
+    overbid go down together and nobody reaches the target)."""
     import random
 
     from bench.league import TEMPLATES
     from games.rules import InvalidHand
     from games.services import hand_record, hand_undo
+    from games.summary import game_state
 
     before, rng = game.winner, random.Random(3)
     make, _ = TEMPLATES[game.game_type]
-    for _ in range(2000):
+
+    def lead_of_others(state) -> float:
+        if state.finished:
+            return float("inf") if state.winner != before else float("-inf")
+        return max(total for side, total in state.totals.items() if side != before) - state.totals[before]
+
+    hand_undo(game=game, by=keeper, reason="bench")
+    for _ in range(500):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             if game.winner != before:
                 return
             hand_undo(game=game, by=keeper, reason="bench")
             continue
-        try:
-            hand_record(game=game, record=make(rng), by=keeper)
-        except InvalidHand:
-            continue
+        state, candidates = game_state(game), []
+        for _ in range(30):
+            record = make(rng)
+            try:
+                candidates.append((lead_of_others(game.ruleset.play(state, record)), record))
+            except InvalidHand:
+                continue
+        if candidates:
+            hand_record(game=game, record=max(candidates, key=lambda scored: scored[0])[1], by=keeper)
     raise RuntimeError(f"could not change who won game {game.pk}")
 
 
