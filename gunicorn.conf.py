@@ -8,6 +8,11 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 # beyond the cores only queue behind one another and lengthen the tail (docs/deploy.md, make bench).
 workers = int(os.environ.get("WEB_WORKERS", max(2, multiprocessing.cpu_count())))
 threads = int(os.environ.get("WEB_THREADS", "1"))
+# The threaded worker, even with one thread: its main loop tells the arbiter it is alive while a request is being
+# answered, where the sync worker only does so between requests, so a sync worker sending a download for longer
+# than ``timeout`` (a large league's backup streams for a minute; a phone on a slow network reads slowly) is
+# killed mid-stream and the download arrives cut short. Requests still answer in the worker's thread one at a time.
+worker_class = os.environ.get("WEB_WORKER_CLASS", "gthread")
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 graceful_timeout = 20
 # Recycle workers now and then (0: never, as the benchmarks do so as to measure steady serving).

@@ -208,9 +208,9 @@ def create_games(league: League, game_rows: list[tuple[Any, ...]], matches: list
     Hand.objects.bulk_create(hand_rows, batch_size=5000)
 
 
-def finish_one_more_game(league: League, people: list[Player]) -> Game:
+def finish_one_more_game(league: League, people: list[Player], seed: int = 99) -> Game:
     """One more finished Spades game with its hands, as if just recorded."""
-    rng = random.Random(99)
+    rng = random.Random(seed)
     options, totals, winner, hands = play_template(rng, "spades") or (None, None, None, [])
     table = rng.sample(people, 4)
     # After every game of the league (a large one's synthetic history runs years past today).

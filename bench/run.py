@@ -414,20 +414,36 @@ def standings_at_scale(database_url: str, *, games: int, workdir: Path) -> tuple
 
 
 def standings_growth(sizes: tuple[int, ...], database_url: str, *, workdir: Path, budget: float) -> list[dict]:
-    """bench/standings.py's timings at each league size, the next size left out once the time spent so far, scaled
-    up to it, would pass ``budget`` seconds."""
+    """bench/standings.py's timings at each league size, the next size left out once its time, foreseen from the
+    sizes measured, would pass ``budget`` seconds.
+
+    A run has a fixed part (the template games played through the engine, the migrations) besides the part that
+    grows with the league, so the time foreseen is the straight line through the last two sizes measured; after
+    the first size alone, the next is run if the first took less than the budget."""
     reports: list[dict] = []
-    spent = 0.0
+    spent: list[tuple[int, float]] = []
     for games in sizes:
-        if reports and spent * games / reports[-1]["games"] > budget:
-            print(f"standings at {games:,} games left out: it would take about "
-                  f"{spent * games / reports[-1]['games']:.0f} s", flush=True)
+        foreseen = foreseen_seconds(spent, games)
+        if foreseen is not None and foreseen > budget:
+            print(f"standings at {games:,} games left out: it would take about {foreseen:.0f} s", flush=True)
             break
         print(f"standings at {games:,} games (bench/standings.py) ...", flush=True)
         started = time.perf_counter()
         reports.append(standings_at_scale(database_url, games=games, workdir=workdir)[1])
-        spent = time.perf_counter() - started
+        spent.append((games, time.perf_counter() - started))
     return reports
+
+
+def foreseen_seconds(spent: list[tuple[int, float]], games: int) -> float | None:
+    """The time a run of ``games`` games will take, on the line through the last two runs (``(games, seconds)``);
+    with one run, its own time (the next is not foreseen to take less); None before any."""
+    if not spent:
+        return None
+    if len(spent) == 1:
+        return spent[0][1]
+    (small, small_seconds), (large, large_seconds) = spent[-2:]
+    slope = max(0.0, (large_seconds - small_seconds) / (large - small))
+    return large_seconds + slope * (games - large)
 
 
 def default_web_workers() -> int:
