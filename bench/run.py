@@ -152,16 +152,21 @@ def workers_rows(results: list[dict]) -> list[list[str]]:
 
 STANDINGS_GROWTH_HEADERS = ["games", "rebuild s", "update after one more game s", "undo in the last game: tables s",
                             "correction in the middle: tables s / ratings s",
-                            "correction in the first: tables s / ratings s", "first game's winner changed: ratings s"]
+                            "correction in the first: tables s / ratings s", "first game's winner changed: ratings s",
+                            "standings API page 1: ms, KiB", "busiest player's page: ms, KiB"]
 
 
 def standings_growth_rows(reports: list[dict]) -> list[list[str]]:
     def both(entry: dict) -> str:
         return f"{entry['tables_seconds']:.2f} / {entry['update_seconds']:.2f}"
 
+    def read(entry: dict) -> str:
+        return f"{entry['median_ms']:.0f}, {entry['bytes'] / 1024:.0f}"
+
     return [[f"{report['games']:,}", f"{report['rebuild_seconds']:.2f}", f"{report['update_seconds']:.3f}",
              f"{report['undo_last']['tables_seconds']:.2f}", both(report["correct_middle"]),
-             both(report["correct_first"]), f"{report['winner_changed']['update_seconds']:.2f}"]
+             both(report["correct_first"]), f"{report['winner_changed']['update_seconds']:.2f}",
+             *(read(entry) for entry in report.get("reads", []))]
             for report in reports]
 
 

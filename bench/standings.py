@@ -207,6 +207,36 @@ def corrections(league: League, people: list[Player], report: dict) -> None:
     show("the first game's winner changed:", "winner_changed", request_seconds)
 
 
+def pages_read(league: League) -> list[dict]:
+    """The standings API's first page and the page of the player with the most games, as anyone reads them (Django's
+    test client, in this process): median time of five, queries and size."""
+    from collections import Counter
+
+    from django.db.models import Count
+    from django.test import Client
+    from django.urls import reverse
+
+    played: Counter[int] = Counter()
+    for seat in Game.SEAT_FIELDS.values():
+        played.update(dict(Game.objects.filter(league=league).order_by().values_list(f"{seat}_id")
+                           .annotate(games=Count("id"))))
+    busiest, games = played.most_common(1)[0]
+    client, reads = Client(), []
+    for page, url in (("standings API, page 1", reverse("api-standings", args=[league.pk])),
+                      (f"busiest player's page ({games:,} games)", reverse("player", args=[busiest]))):
+        times = []
+        for _ in range(5):
+            with CaptureQueriesContext(connection) as queries:
+                started = time.perf_counter()
+                response = client.get(url)
+                times.append(time.perf_counter() - started)
+            if response.status_code != 200:
+                raise RuntimeError(f"GET {url} answered {response.status_code}")
+        reads.append({"page": page, "url": url, "median_ms": statistics.median(times) * 1000,
+                      "queries": len(queries), "bytes": len(response.content)})
+    return reads
+
+
 def flip_winner(game: Game, keeper) -> None:
     """Take the game's last hand back and play on until the other side has won, through the services (a game that
     finishes again finishes now: it moves to the end of the league, and every result of its type from where it
@@ -314,6 +344,10 @@ def main() -> None:
     ratings_time, ratings = timed(lambda: player_ratings(player=people[0]), repeat=5)
     points = sum(len(entry["history"]) for entry in ratings)
     print(f"player ratings:                   {ratings_time * 1000:7.1f} ms (with {points} history points)")
+    report["reads"] = pages_read(league)
+    for entry in report["reads"]:
+        print(f"{entry['page'] + ':':<34}{entry['median_ms']:7.1f} ms ({entry['queries']} queries, "
+              f"{entry['bytes'] / 1024:.1f} KiB)")
     reset_queries()
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))

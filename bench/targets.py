@@ -76,6 +76,8 @@ def workers_rows(workers: list[dict[str, Any]], default: int) -> list[list[str]]
 
 
 STANDINGS_UPDATE_SECONDS, TABLES_SECONDS, RATINGS_SECONDS = 0.05, 1.0, 10.0
+# The standings API's first page and the busiest player's page, at the largest league of the growth run.
+READ_MS, READ_KIB = 100.0, 150.0
 
 
 def standings_growth_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
@@ -93,6 +95,12 @@ def standings_growth_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
         rows.append(row(f"after {label}, {games} games",
                         f"tables {entry['tables_seconds']:.2f} s, ratings {entry['update_seconds']:.2f} s",
                         f"tables <= {TABLES_SECONDS:.0f} s, ratings <= {RATINGS_SECONDS:.0f} s", met))
+    for read in report.get("reads", []):
+        kib = read["bytes"] / 1024
+        misses = [over(read["median_ms"], READ_MS, " ms")] if read["median_ms"] > READ_MS else []
+        misses += [over(kib, READ_KIB, " KiB")] if kib > READ_KIB else []
+        rows.append(row(f"{read['page']}, {games} games", f"{read['median_ms']:.0f} ms median, {kib:.0f} KiB",
+                        f"<= {READ_MS:.0f} ms, <= {READ_KIB:.0f} KiB", not misses, ", ".join(misses)))
     return rows
 
 
