@@ -1,7 +1,7 @@
 """``make bench``: every benchmark, the targets they are held to, a table on the terminal, and docs/benchmarks.md.
 
-    python -m bench.run [--quick] [--write] [--only SECTIONS] [--growth] [--night-tables N] [--postgres-port N]
-                        [--redis-port N]
+    python -m bench.run [--quick] [--write] [--only SECTIONS] [--growth] [--night-tables N] [--web-threads N]
+                        [--postgres-port N] [--redis-port N]
 
 - the rules engine (bench/engine.py): hands scored per second (CPU time) for each game;
 - recording (bench/recording.py): hands per second and p50/p99 latency through gunicorn and
@@ -17,6 +17,8 @@
   sizes side by side, which sets the default of ``WEB_WORKERS``;
 - exports (bench/exports.py): the league backup and the games CSV at leagues of 2,000 and 20,000 games,
   with their growth factors;
+- ``--web-threads N`` (or BENCH_WEB_THREADS): gunicorn's threads a worker (``WEB_THREADS``; more than one is
+  gunicorn's gthread worker) for every gunicorn of the run, to compare with the default (``gunicorn.conf.py``);
 - ``--growth`` (``make bench-growth``): the exports and the standings at leagues of 2,000, 20,000 and 100,000
   games, as far as the machine allows in ten minutes for each, with their growth tables.
 
@@ -210,8 +212,11 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
     if skipped:
         lines += ["## Skipped", "", *(f"- {reason}" for reason in skipped), ""]
     if "recording" in results:
+        from bench.club_night import server_words
+
         lines += ["## Recording a hand over HTTP", "",
-                  f"gunicorn (`gunicorn.conf.py`: {web_workers} sync workers, not recycled during the run) with",
+                  f"gunicorn (`gunicorn.conf.py`: {server_words(web_workers, results.get('web_threads', 1))}, not "
+                  "recycled during the run) with",
                   "production settings, PostgreSQL on loopback; the clients are threads in the benchmark process",
                   "on the same machine. Each client records hands into its own long Spades game with",
                   "`expected_number` and an `Idempotency-Key` (`POST /api/v1/games/{id}/hands/`). Beside it, at",
@@ -451,6 +456,16 @@ def foreseen_seconds(spent: list[tuple[int, float]], games: int) -> float | None
     return large_seconds + slope * (games - large)
 
 
+def default_web_threads() -> int:
+    """gunicorn.conf.py's ``threads`` where ``WEB_THREADS`` is not set."""
+    saved = os.environ.pop("WEB_THREADS", None)
+    try:
+        return int(runpy.run_path(str(ROOT / "gunicorn.conf.py"))["threads"])
+    finally:
+        if saved is not None:
+            os.environ["WEB_THREADS"] = saved
+
+
 def default_web_workers() -> int:
     """gunicorn.conf.py's ``workers`` where ``WEB_WORKERS`` is not set."""
     saved = os.environ.pop("WEB_WORKERS", None)
@@ -496,8 +511,10 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
             cursor.execute(CREATE_TABLE)
         env = services.app_env(database_url=bench_url,
                                redis_url=services.with_path(redis_url, "8") if redis_url else None,
-                               extra={"SCOREKEEPER_BENCH_ENDPOINT": "1", "WEB_MAX_REQUESTS": "0"})
+                               extra={"SCOREKEEPER_BENCH_ENDPOINT": "1", "WEB_MAX_REQUESTS": "0",
+                                      **({"WEB_THREADS": str(args.web_threads)} if args.web_threads else {})})
         web_workers = results["web_workers"] = int(env.get("WEB_WORKERS") or default_web_workers())
+        results["web_threads"] = int(env.get("WEB_THREADS") or default_web_threads())
         from bench import reads, recording
 
         if "recording" in args.only or "club_night" in args.only:
@@ -518,6 +535,7 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
                                                        real_seconds=20 if args.quick else 60,
                                                        rounds=2 if args.quick else 4)
                 results["club_night"]["web_workers"] = web_workers
+                results["club_night"]["web_threads"] = results["web_threads"]
             server.stop()
             server = None
         if "recording" in args.only:
@@ -572,6 +590,9 @@ def main() -> int:
                              "otherwise")
     parser.add_argument("--budget", type=float, default=600.0,
                         help="seconds each part of --growth may take before its larger sizes are left out")
+    parser.add_argument("--web-threads", type=int, default=int(os.environ.get("BENCH_WEB_THREADS") or 0) or None,
+                        help="gunicorn's threads a worker (WEB_THREADS; above 1, the gthread worker) for every gunicorn "
+                             "of the run (default: gunicorn.conf.py's)")
     parser.add_argument("--night-tables", type=night_tables, default=20,
                         help="the club night's tables, four players and four phones each (default: 20)")
     parser.add_argument("--only", type=sections, default=None,
