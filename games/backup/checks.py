@@ -481,13 +481,15 @@ def check_games(document: Any) -> tuple[list[CheckedGame], list[str]]:
 # --- club nights -----------------------------------------------------------------------------------------
 
 
-def night_problems(document: Any) -> list[str]:
+def night_problems(document: Any, game_types: Mapping[str, Any] | None = None) -> list[str]:
     """What the schema cannot say of the document's club nights (their shapes already checked): keys used once,
     entrants and those sitting out among the players, each checked in once, rounds numbered 1 to n, table
-    numbers used once a round, each table's game listed, of the night's game type and at no other table."""
+    numbers used once a round, each table's game listed, of the night's game type and at no other table.
+    ``game_types``: each game's type by key, where the document's games are not in it (read one by one)."""
     players = facts_of(document).players
-    games = {entry["key"]: entry.get("game_type") for entry in listed(document, "games")
-             if isinstance(entry, dict) and isinstance(entry.get("key"), str)}
+    games = game_types if game_types is not None else {
+        entry["key"]: entry.get("game_type") for entry in listed(document, "games")
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str)}
     problems = duplicates(listed(document, "nights"), "nights", document)
     tables_of: dict[str, str] = {}
     for index, night in enumerate(listed(document, "nights")):
