@@ -101,9 +101,11 @@ def standings_catch_up() -> list[int]:
     return stale
 
 
-@shared_task(name="games.league_restore", acks_late=True, reject_on_worker_lost=True,
-             autoretry_for=(OperationalError, InterfaceError), retry_backoff=2, max_retries=3,
-             soft_time_limit=3000, time_limit=3600)
+# A restore of a league of 100,000 games takes most of an hour on a small machine: longer than the broker's
+# visibility timeout, after which a task not yet acknowledged would be handed to a second worker. So it is
+# acknowledged when it starts (a second run would only wait for the first's transaction and find it done).
+@shared_task(name="games.league_restore", acks_late=False, autoretry_for=(OperationalError, InterfaceError),
+             retry_backoff=2, max_retries=3, soft_time_limit=4 * 3600, time_limit=4 * 3600 + 300)
 def league_restore(restore_id: int) -> dict[str, Any]:
     """Restore a backup stored by its request (too big to restore there): check it whole, then write it in one
     transaction. Run again, it starts over unless it finished; what it writes is there once or not at all."""

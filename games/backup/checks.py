@@ -287,10 +287,11 @@ class GameChecker:
     match_slots: dict[tuple[str, int], str] = field(default_factory=dict)
     match_types: dict[str, str] = field(default_factory=dict)
 
-    def check(self, entry: Any, index: int) -> tuple[CheckedGame | None, list[str]]:
-        """The game re-scored, or None and every problem found (each naming the game, and the hand)."""
+    def check(self, entry: Any, index: int, *, validated: bool = False) -> tuple[CheckedGame | None, list[str]]:
+        """The game re-scored, or None and every problem found (each naming the game, and the hand).
+        ``validated``: the same game already passed the schema (a second reading of the same bytes)."""
         name = item_name("games", index, entry)
-        problems = schema_problems(game_validator(), entry, name)
+        problems = [] if validated else schema_problems(game_validator(), entry, name)
         if not isinstance(entry, dict):
             return None, problems
         # The rules are checked even where the schema found problems, as far as the shapes allow, so that

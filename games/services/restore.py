@@ -70,8 +70,9 @@ from .transfer import batches
 MAX_PROBLEMS = 20
 # The most problems of the games a check keeps (it counts the rest): the memory of a refusal is bounded.
 MAX_KEPT = 500
-# Games written at a time (each with its hands and their trails).
+# Games written at a time (each with its hands and their trails), and hands (or checks) sent in one statement.
 BATCH = 500
+HAND_BATCH = 2000
 
 
 class ImportRefused(InvalidInput):
@@ -209,8 +210,10 @@ class Checking:
     hundred of them and says how many more), so its memory is that of the head, and of each game's key.
     """
 
-    def __init__(self, head: dict[str, Any]):
+    def __init__(self, head: dict[str, Any], *, validated: bool = False):
+        """``validated``: the games were checked against the schema already (writing what was checked)."""
         self.head = head
+        self.validated = validated
         usable = isinstance(head.get("players"), list) and isinstance(head.get("matches", []), list)
         # Nothing to check the games' seats and matches against when those are not lists: the schema says why.
         self.checker = GameChecker(facts=facts_of(head)) if usable else None
@@ -226,7 +229,7 @@ class Checking:
             self.game_types.setdefault(entry["key"], entry.get("game_type"))
         if self.checker is None:
             return None
-        game, found = self.checker.check(entry, index)
+        game, found = self.checker.check(entry, index, validated=self.validated)
         room = max(0, MAX_KEPT - len(self.game_problems))
         self.game_problems += found[:room]
         self.more += len(found) - len(found[:room])
@@ -413,7 +416,7 @@ def store_games(batch: list[CheckedGame], *, league, players, matches, by) -> li
     """Store checked games and their hands as re-scored (and their confirmation trails): a few queries a batch."""
     games = Game.objects.bulk_create([game_row(checked, league=league, players=players, matches=matches, by=by)
                                       for checked in batch])
-    Hand.objects.bulk_create(
+    Hand.objects.bulk_create([
         Hand(
             game=game, number=scored.number, record=plain(scored.record), dealer=scored.dealer,
             delta=plain(scored.delta), totals=plain(scored.totals), extras=plain(scored.extras),
@@ -423,14 +426,15 @@ def store_games(batch: list[CheckedGame], *, league, players, matches, by) -> li
         )
         for game, checked in zip(games, batch, strict=True)
         for index, (scored, at) in enumerate(zip(checked.state.hands, checked.entered, strict=True))
-    )
+    ], batch_size=HAND_BATCH)
     confirmed = {game.pk: checked for game, checked in zip(games, batch, strict=True) if checked.confirmations}
     if confirmed:
         hands: dict[int, list[Hand]] = {}
         for hand in Hand.objects.filter(game_id__in=list(confirmed)).order_by("game_id", "number"):
             hands.setdefault(hand.game_id, []).append(hand)
-        HandCheck.objects.bulk_create(row for game in games if game.pk in confirmed
-                                      for row in check_rows(game, confirmed[game.pk], hands.get(game.pk, [])))
+        HandCheck.objects.bulk_create([row for game in games if game.pk in confirmed
+                                       for row in check_rows(game, confirmed[game.pk], hands.get(game.pk, []))],
+                                      batch_size=HAND_BATCH)
     return games
 
 

@@ -345,8 +345,11 @@ def check_all(restore: LeagueRestore, head: dict[str, Any], about: dict[str, Any
 def write_all(restore: LeagueRestore, checking: Checking, about: dict[str, Any]) -> None:
     """Write the checked backup in one transaction, the restore marked done in it."""
     seasons, default_options = checking.verdict(about)
-    again = Checking(checking.head)
+    again = Checking(checking.head, validated=True)  # the same bytes, read again: re-scored, not re-validated
     with transaction.atomic():
+        # Two runs of one restore (a task handed out twice) take turns here: the second finds it done.
+        if LeagueRestore.objects.select_for_update().get(pk=restore.pk).state == LeagueRestore.State.DONE:
+            return
         writing = LeagueWriting.begin(checking, about, seasons=seasons, default_options=default_options,
                                       by=restore.created_by, name=restore.name or None, slug=restore.slug or None,
                                       keep_slug=False)
