@@ -242,3 +242,19 @@ def test_the_page_lists_the_problems_of_a_refused_big_backup(owner_page, league,
     assert not League.objects.filter(name="Copy").exists()
     client.force_login(stranger)
     assert client.get(response["Location"]).status_code == 404
+
+
+def test_a_backup_whose_games_come_first_restores_the_same(owner, league, played, big,
+                                                           django_capture_on_commit_callbacks):
+    """The parser reads the head whatever the order of the document's fields: the games may come before the
+    players and matches they name."""
+    document = league_export(league=league)
+    reordered = {"games": document.pop("games"), **document}
+    reordered["league"]["slug"] = "reordered"
+    body = json.dumps(reordered).encode()
+    assert body.startswith(b'{"games": [')
+    with django_capture_on_commit_callbacks(execute=True):
+        restore = restore_uploads.backup_accept([body], by=owner)
+    restore.refresh_from_db()
+    assert restore.state == "done", restore.problems
+    assert as_document(League.objects.get(slug="reordered"), "x") == as_document(league, "x")
