@@ -83,8 +83,8 @@ def body_chunks(request) -> Iterator[bytes]:
 def restore_body(restore: LeagueRestore) -> dict[str, Any]:
     done = restore.state == LeagueRestore.State.DONE
     report = None
-    if done and restore.report is not None:
-        imported = ImportReport.from_answer(restore.report)
+    if done and restore.report is not None and restore.league is not None:  # (a league deleted since: no report)
+        imported = ImportReport.from_answer(restore.report, league=restore.league)
         report = {**imported.as_dict(), "summary": imported.sentence()}
     return {
         "id": restore.pk, "url": reverse("api-league-restore", args=[restore.pk]), "state": restore.state,

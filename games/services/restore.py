@@ -107,10 +107,11 @@ class ImportReport:
     game_types: Counter = field(default_factory=Counter)  # by game type name
 
     @classmethod
-    def from_answer(cls, answer: dict[str, Any]) -> ImportReport:
-        """The report of an import made earlier (a retry with the same idempotency key)."""
+    def from_answer(cls, answer: dict[str, Any], league: League | None = None) -> ImportReport:
+        """The report of an import made earlier (a retry with the same idempotency key; a restore done in the
+        background, given its ``league``)."""
         games = Counter({status: answer[status] for status in ("finished", "in_progress", "abandoned")})
-        return cls(league=League.objects.get(pk=answer["league"]), players=answer["players"],
+        return cls(league=league or League.objects.get(pk=answer["league"]), players=answer["players"],
                    seasons=answer.get("seasons", 0), matches=answer["matches"], nights=answer.get("nights", 0),
                    hands=answer["hands"], games=games,
                    game_types=Counter(answer["game_types"]))

@@ -113,8 +113,8 @@ def league_restore_progress(request, pk: int):
     and a link to the new league, or every problem. Only whoever uploaded the backup sees it."""
     restore = get_object_or_404(LeagueRestore.objects.select_related("league"), pk=pk, created_by=request.user)
     report = None
-    if restore.state == LeagueRestore.State.DONE and restore.report is not None:
-        report = ImportReport.from_answer(restore.report).sentence()
+    if restore.state == LeagueRestore.State.DONE and restore.report is not None and restore.league is not None:
+        report = ImportReport.from_answer(restore.report, league=restore.league).sentence()
     return render(request, "leagues/restore_progress.html", {
         "restore": restore, "written": games_written(restore), "report": report,
         "counts": {"checked": f"{restore.games_checked:,}", "total": f"{restore.games_total or 0:,}",

@@ -258,3 +258,21 @@ def test_a_backup_whose_games_come_first_restores_the_same(owner, league, played
     restore.refresh_from_db()
     assert restore.state == "done", restore.problems
     assert as_document(League.objects.get(slug="reordered"), "x") == as_document(league, "x")
+
+
+def test_the_progress_page_says_how_far_the_check_and_the_writing_have_got(owner_page, as_owner, owner):
+    from django.core.cache import cache
+
+    restore = LeagueRestore.objects.create(created_by=owner, size=1000, sha256="x", state="checking",
+                                           games_total=12_000, games_checked=4_500, bytes_read=400)
+    page = owner_page.get(f"/leagues/restores/{restore.pk}/").content.decode()
+    assert "Checking the backup" in page and "Checked 4,500 of 12,000 games (40% of the file)" in page
+    assert '<meta http-equiv="refresh"' in page
+
+    restore.state, restore.games_checked, restore.bytes_read = "writing", 12_000, 1000
+    restore.save()
+    cache.set(restore_uploads.written_key(restore.pk), 3_000)  # the writing transaction is not committed yet
+    page = owner_page.get(f"/leagues/restores/{restore.pk}/").content.decode()
+    assert "Written 3,000 of 12,000 games" in page
+    assert as_owner.get(f"/api/v1/leagues/imports/{restore.pk}/").json()["progress"] == {
+        "games": 12_000, "checked": 12_000, "written": 3_000, "bytes": 1000, "bytes_checked": 1000}
