@@ -16,7 +16,8 @@
 - gunicorn's worker count (bench/workers.py): recording at 16 clients through gunicorns of different
   sizes side by side, which sets the default of ``WEB_WORKERS``;
 - exports (bench/exports.py): the league backup and the games CSV at leagues of 2,000 and 20,000 games,
-  with their growth factors;
+  with their growth factors, and the restore of the backup (through the API: the request, the background
+  restore, the peak memory);
 - ``--web-threads N`` (or BENCH_WEB_THREADS): gunicorn's threads a worker (``WEB_THREADS``; more than one is
   gunicorn's gthread worker) for every gunicorn of the run, to compare with the default (``gunicorn.conf.py``);
 - ``--growth`` (``make bench-growth``): the exports and the standings at leagues of 2,000, 20,000 and 100,000
@@ -174,6 +175,14 @@ def standings_growth_rows(reports: list[dict]) -> list[list[str]]:
 
 EXPORT_HEADERS = ["download", "games", "hands", "first byte s", "whole s", "size", "peak memory growth"]
 GROWTH_HEADERS = ["download", "games", "× games", "× time", "× peak memory growth"]
+RESTORE_HEADERS = ["games", "hands", "backup", "answer", "request s", "until restored s", "peak memory",
+                   "peak memory growth"]
+
+
+def restore_rows(results: list[dict]) -> list[list[str]]:
+    return [[f"{row['games']:,}", f"{row['hands']:,}", f"{row['bytes'] / 2**20:.1f} MiB", str(row["status"]),
+             f"{row['request_seconds']:.2f}", f"{row['seconds']:.1f}", f"{row['peak_mib']:.0f} MiB",
+             f"{row['peak_growth_mib']:.0f} MiB"] for row in results]
 
 
 def export_rows(results: list[dict]) -> list[list[str]]:
@@ -281,6 +290,15 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   *table(EXPORT_HEADERS, export_rows(results["exports"])), "",
                   "Growth from one size to the next, in the same run:", "",
                   *table(GROWTH_HEADERS, growth_rows(growth(results["exports"]))), ""]
+    if results.get("restores"):
+        lines += ["## Restores as a league grows", "",
+                  "The backup just downloaded, posted as the body of `POST /api/v1/leagues/imports/` in a fresh",
+                  "process through Django's WSGI handler, the body read from the file as a server hands it over.",
+                  "Over 2.5 MB the request stores it in chunks and answers 202; with no broker the restore runs in",
+                  "the same process once the answer is sent (as in a web process without a worker): every game",
+                  "checked and re-scored, then written in one transaction. The request's own time, the time until",
+                  "the league is restored, and the process's peak resident memory over both.", "",
+                  *table(RESTORE_HEADERS, restore_rows(results["restores"])), ""]
     if "engine" in results:
         lines += ["## Rules engine", "",
                   "Hands scored per CPU second, replaying one long game of seeded random hands (`bench/engine.py`,",
@@ -355,6 +373,8 @@ def print_results(results: dict, skipped: list[str]) -> None:
 
         print_table("exports", EXPORT_HEADERS, export_rows(results["exports"]))
         print_table("exports: growth", GROWTH_HEADERS, growth_rows(growth(results["exports"])))
+    if results.get("restores"):
+        print_table("restores", RESTORE_HEADERS, restore_rows(results["restores"]))
     if "request_profile" in results:
         from bench.request_profile import rows as profile_rows
 
@@ -558,7 +578,7 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
 
             export_sizes = (200, 2_000) if args.quick else GROWTH_SIZES if args.growth else EXPORT_SIZES
             print(f"exports at {', '.join(f'{size:,}' for size in export_sizes)} games ...", flush=True)
-            results["exports"] = exports.run(export_sizes, bench_url, budget=args.budget)
+            results["exports"], results["restores"] = exports.run(export_sizes, bench_url, budget=args.budget)
         if "standings" in args.only and args.growth:
             results["standings_growth"] = standings_growth((200, 2_000) if args.quick else GROWTH_SIZES, bench_url,
                                                            workdir=workdir, budget=args.budget)

@@ -21,6 +21,8 @@ REBUILD_SECONDS = 5.0
 CLUB_NIGHT_P99_RATIO = 1.2
 # Exports (the backup, the games CSV): memory that does not follow the league, the first byte at once.
 EXPORT_PEAK_MIB, EXPORT_FIRST_BYTE_SECONDS, EXPORT_MEMORY_GROWTH = 256.0, 1.0, 2.0
+# A restore of any size: the process's peak memory (all of it, not its growth), and no request longer than this.
+RESTORE_PEAK_MIB, RESTORE_REQUEST_SECONDS = 256.0, 10.0
 
 
 def row(target: str, measured: str, bound: str, met: bool | None, miss: str = "") -> list[str]:
@@ -128,6 +130,20 @@ def export_rows(exports: list[dict[str, Any]]) -> list[list[str]]:
     return rows
 
 
+def restore_rows(restores: list[dict[str, Any]]) -> list[list[str]]:
+    rows = []
+    for entry in restores:
+        peak, request = entry["peak_mib"], entry["request_seconds"]
+        misses = [over(peak, RESTORE_PEAK_MIB, " MiB")] if peak > RESTORE_PEAK_MIB else []
+        misses += [over(request, RESTORE_REQUEST_SECONDS, " s")] if request > RESTORE_REQUEST_SECONDS else []
+        rows.append(row(f"restore at {entry['games']:,} games",
+                        f"peak {peak:.0f} MiB, request {request:.2f} s ({entry['status']}), restored in "
+                        f"{entry['seconds']:.0f} s",
+                        f"peak memory <= {RESTORE_PEAK_MIB:.0f} MiB, request <= {RESTORE_REQUEST_SECONDS:.0f} s",
+                        not misses, ", ".join(misses)))
+    return rows
+
+
 def read_rows(reads: list[dict[str, Any]]) -> list[list[str]]:
     large = [entry for entry in reads if entry["size"] == "large"]
     rows = []
@@ -197,6 +213,8 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         rows += standings_growth_rows(results["standings_growth"])
     if "exports" in results:
         rows += export_rows(results["exports"])
+    if results.get("restores"):
+        rows += restore_rows(results["restores"])
     if "reads" in results:
         rows += read_rows(results["reads"])
     if "standings_report" in results:
