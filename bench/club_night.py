@@ -445,8 +445,8 @@ def ratio(night: dict[str, Any], alone: str, watched: str) -> float:
 
 
 def server_words(workers: int | str, threads: int) -> str:
-    """gunicorn's workers as the report names them: "2 sync workers", "2 gthread workers of 4 threads"."""
-    return f"{workers} sync workers" if threads <= 1 else f"{workers} gthread workers of {threads} threads"
+    """gunicorn's workers as the report names them: "2 workers of one thread", "2 workers of 4 threads"."""
+    return f"{workers} workers of one thread" if threads <= 1 else f"{workers} workers of {threads} threads"
 
 
 def server(night: dict[str, Any]) -> str:

@@ -16,9 +16,10 @@
 - gunicorn's worker count (bench/workers.py): recording at 16 clients through gunicorns of different
   sizes side by side, which sets the default of ``WEB_WORKERS``;
 - exports (bench/exports.py): the league backup and the games CSV at leagues of 2,000 and 20,000 games,
-  with their growth factors;
-- ``--web-threads N`` (or BENCH_WEB_THREADS): gunicorn's threads a worker (``WEB_THREADS``; more than one is
-  gunicorn's gthread worker) for every gunicorn of the run, to compare with the default (``gunicorn.conf.py``);
+  with their growth factors, and the restore of the backup (through the API: the request, the background
+  restore, the peak memory);
+- ``--web-threads N`` (or BENCH_WEB_THREADS): gunicorn's threads a worker (``WEB_THREADS``) for every gunicorn of
+  the run, to compare with the default (``gunicorn.conf.py``);
 - ``--growth`` (``make bench-growth``): the exports and the standings at leagues of 2,000, 20,000 and 100,000
   games, as far as the machine allows in ten minutes for each, with their growth tables.
 
@@ -154,21 +155,34 @@ def workers_rows(results: list[dict]) -> list[list[str]]:
 
 STANDINGS_GROWTH_HEADERS = ["games", "rebuild s", "update after one more game s", "undo in the last game: tables s",
                             "correction in the middle: tables s / ratings s",
-                            "correction in the first: tables s / ratings s", "first game's winner changed: ratings s"]
+                            "correction in the first: tables s / ratings s", "first game's winner changed: ratings s",
+                            "standings API page 1: ms, KiB", "busiest player's page: ms, KiB"]
 
 
 def standings_growth_rows(reports: list[dict]) -> list[list[str]]:
     def both(entry: dict) -> str:
         return f"{entry['tables_seconds']:.2f} / {entry['update_seconds']:.2f}"
 
+    def read(entry: dict) -> str:
+        return f"{entry['median_ms']:.0f}, {entry['bytes'] / 1024:.0f}"
+
     return [[f"{report['games']:,}", f"{report['rebuild_seconds']:.2f}", f"{report['update_seconds']:.3f}",
              f"{report['undo_last']['tables_seconds']:.2f}", both(report["correct_middle"]),
-             both(report["correct_first"]), f"{report['winner_changed']['update_seconds']:.2f}"]
+             both(report["correct_first"]), f"{report['winner_changed']['update_seconds']:.2f}",
+             *(read(entry) for entry in report.get("reads", []))]
             for report in reports]
 
 
 EXPORT_HEADERS = ["download", "games", "hands", "first byte s", "whole s", "size", "peak memory growth"]
 GROWTH_HEADERS = ["download", "games", "× games", "× time", "× peak memory growth"]
+RESTORE_HEADERS = ["games", "hands", "backup", "answer", "request s", "until restored s", "peak memory",
+                   "peak memory growth"]
+
+
+def restore_rows(results: list[dict]) -> list[list[str]]:
+    return [[f"{row['games']:,}", f"{row['hands']:,}", f"{row['bytes'] / 2**20:.1f} MiB", str(row["status"]),
+             f"{row['request_seconds']:.2f}", f"{row['seconds']:.1f}", f"{row['peak_mib']:.0f} MiB",
+             f"{row['peak_growth_mib']:.0f} MiB"] for row in results]
 
 
 def export_rows(results: list[dict]) -> list[list[str]]:
@@ -255,7 +269,7 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
     if "workers" in results:
         lines += ["## gunicorn's worker count", "",
                   "`bench/workers.py`: one gunicorn per worker count, and one of as many workers as cores with",
-                  "several threads each (gunicorn's gthread worker), all started at once on the bench database, then",
+                  "several threads each, all started at once on the bench database, then",
                   "turns of 16 clients recording hands, each turn on the next gunicorn in line, so that whatever else",
                   "the machine does weighs on every size alike. The defaults of `WEB_WORKERS` and `WEB_THREADS`",
                   "(`gunicorn.conf.py`, docs/deploy.md) are chosen from this.", "",
@@ -277,6 +291,15 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
                   *table(EXPORT_HEADERS, export_rows(results["exports"])), "",
                   "Growth from one size to the next, in the same run:", "",
                   *table(GROWTH_HEADERS, growth_rows(growth(results["exports"]))), ""]
+    if results.get("restores"):
+        lines += ["## Restores as a league grows", "",
+                  "The backup just downloaded, posted as the body of `POST /api/v1/leagues/imports/` in a fresh",
+                  "process through Django's WSGI handler, the body read from the file as a server hands it over.",
+                  "Over 2.5 MB the request stores it in chunks and answers 202; with no broker the restore runs in",
+                  "the same process once the answer is sent (as in a web process without a worker): every game",
+                  "checked and re-scored, then written in one transaction. The request's own time, the time until",
+                  "the league is restored, and the process's peak resident memory over both.", "",
+                  *table(RESTORE_HEADERS, restore_rows(results["restores"])), ""]
     if "engine" in results:
         lines += ["## Rules engine", "",
                   "Hands scored per CPU second, replaying one long game of seeded random hands (`bench/engine.py`,",
@@ -351,6 +374,8 @@ def print_results(results: dict, skipped: list[str]) -> None:
 
         print_table("exports", EXPORT_HEADERS, export_rows(results["exports"]))
         print_table("exports: growth", GROWTH_HEADERS, growth_rows(growth(results["exports"])))
+    if results.get("restores"):
+        print_table("restores", RESTORE_HEADERS, restore_rows(results["restores"]))
     if "request_profile" in results:
         from bench.request_profile import rows as profile_rows
 
@@ -420,20 +445,36 @@ def standings_at_scale(database_url: str, *, games: int, workdir: Path) -> tuple
 
 
 def standings_growth(sizes: tuple[int, ...], database_url: str, *, workdir: Path, budget: float) -> list[dict]:
-    """bench/standings.py's timings at each league size, the next size left out once the time spent so far, scaled
-    up to it, would pass ``budget`` seconds."""
+    """bench/standings.py's timings at each league size, the next size left out once its time, foreseen from the
+    sizes measured, would pass ``budget`` seconds.
+
+    A run has a fixed part (the template games played through the engine, the migrations) besides the part that
+    grows with the league, so the time foreseen is the straight line through the last two sizes measured; after
+    the first size alone, the next is run if the first took less than the budget."""
     reports: list[dict] = []
-    spent = 0.0
+    spent: list[tuple[int, float]] = []
     for games in sizes:
-        if reports and spent * games / reports[-1]["games"] > budget:
-            print(f"standings at {games:,} games left out: it would take about "
-                  f"{spent * games / reports[-1]['games']:.0f} s", flush=True)
+        foreseen = foreseen_seconds(spent, games)
+        if foreseen is not None and foreseen > budget:
+            print(f"standings at {games:,} games left out: it would take about {foreseen:.0f} s", flush=True)
             break
         print(f"standings at {games:,} games (bench/standings.py) ...", flush=True)
         started = time.perf_counter()
         reports.append(standings_at_scale(database_url, games=games, workdir=workdir)[1])
-        spent = time.perf_counter() - started
+        spent.append((games, time.perf_counter() - started))
     return reports
+
+
+def foreseen_seconds(spent: list[tuple[int, float]], games: int) -> float | None:
+    """The time a run of ``games`` games will take, on the line through the last two runs (``(games, seconds)``);
+    with one run, its own time (the next is not foreseen to take less); None before any."""
+    if not spent:
+        return None
+    if len(spent) == 1:
+        return spent[0][1]
+    (small, small_seconds), (large, large_seconds) = spent[-2:]
+    slope = max(0.0, (large_seconds - small_seconds) / (large - small))
+    return large_seconds + slope * (games - large)
 
 
 def default_web_threads() -> int:
@@ -539,7 +580,7 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
 
             export_sizes = (200, 2_000) if args.quick else GROWTH_SIZES if args.growth else EXPORT_SIZES
             print(f"exports at {', '.join(f'{size:,}' for size in export_sizes)} games ...", flush=True)
-            results["exports"] = exports.run(export_sizes, bench_url, budget=args.budget)
+            results["exports"], results["restores"] = exports.run(export_sizes, bench_url, budget=args.budget)
         if "standings" in args.only and args.growth:
             results["standings_growth"] = standings_growth((200, 2_000) if args.quick else GROWTH_SIZES, bench_url,
                                                            workdir=workdir, budget=args.budget)
@@ -572,7 +613,7 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=600.0,
                         help="seconds each part of --growth may take before its larger sizes are left out")
     parser.add_argument("--web-threads", type=int, default=int(os.environ.get("BENCH_WEB_THREADS") or 0) or None,
-                        help="gunicorn's threads a worker (WEB_THREADS; above 1, the gthread worker) for every gunicorn "
+                        help="gunicorn's threads a worker (WEB_THREADS) for every gunicorn "
                              "of the run (default: gunicorn.conf.py's)")
     parser.add_argument("--night-tables", type=night_tables, default=20,
                         help="the club night's tables, four players and four phones each (default: 20)")

@@ -21,6 +21,8 @@ REBUILD_SECONDS = 5.0
 CLUB_NIGHT_P99_RATIO = 1.2
 # Exports (the backup, the games CSV): memory that does not follow the league, the first byte at once.
 EXPORT_PEAK_MIB, EXPORT_FIRST_BYTE_SECONDS, EXPORT_MEMORY_GROWTH = 256.0, 1.0, 2.0
+# A restore of any size: the process's peak memory (all of it, not its growth), and no request longer than this.
+RESTORE_PEAK_MIB, RESTORE_REQUEST_SECONDS = 256.0, 10.0
 
 
 def row(target: str, measured: str, bound: str, met: bool | None, miss: str = "") -> list[str]:
@@ -77,6 +79,8 @@ def workers_rows(workers: list[dict[str, Any]], default: int, threads: int = 1) 
 
 
 STANDINGS_UPDATE_SECONDS, TABLES_SECONDS, RATINGS_SECONDS = 0.05, 1.0, 10.0
+# The standings API's first page and the busiest player's page, at the largest league of the growth run.
+READ_MS, READ_KIB = 100.0, 150.0
 
 
 def standings_growth_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
@@ -94,6 +98,12 @@ def standings_growth_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
         rows.append(row(f"after {label}, {games} games",
                         f"tables {entry['tables_seconds']:.2f} s, ratings {entry['update_seconds']:.2f} s",
                         f"tables <= {TABLES_SECONDS:.0f} s, ratings <= {RATINGS_SECONDS:.0f} s", met))
+    for read in report.get("reads", []):
+        kib = read["bytes"] / 1024
+        misses = [over(read["median_ms"], READ_MS, " ms")] if read["median_ms"] > READ_MS else []
+        misses += [over(kib, READ_KIB, " KiB")] if kib > READ_KIB else []
+        rows.append(row(f"{read['page']}, {games} games", f"{read['median_ms']:.0f} ms median, {kib:.0f} KiB",
+                        f"<= {READ_MS:.0f} ms, <= {READ_KIB:.0f} KiB", not misses, ", ".join(misses)))
     return rows
 
 
@@ -118,6 +128,20 @@ def export_rows(exports: list[dict[str, Any]]) -> list[list[str]]:
                         f"games ×{step['games']:.0f}: time ×{step['time']:.1f}, memory ×{step['memory']:.1f}",
                         f"memory ×<= {EXPORT_MEMORY_GROWTH:.0f}", step["memory"] <= EXPORT_MEMORY_GROWTH,
                         f"×{step['memory'] - EXPORT_MEMORY_GROWTH:.1f}"))
+    return rows
+
+
+def restore_rows(restores: list[dict[str, Any]]) -> list[list[str]]:
+    rows = []
+    for entry in restores:
+        peak, request = entry["peak_mib"], entry["request_seconds"]
+        misses = [over(peak, RESTORE_PEAK_MIB, " MiB")] if peak > RESTORE_PEAK_MIB else []
+        misses += [over(request, RESTORE_REQUEST_SECONDS, " s")] if request > RESTORE_REQUEST_SECONDS else []
+        rows.append(row(f"restore at {entry['games']:,} games",
+                        f"peak {peak:.0f} MiB, request {request:.2f} s ({entry['status']}), restored in "
+                        f"{entry['seconds']:.0f} s",
+                        f"peak memory <= {RESTORE_PEAK_MIB:.0f} MiB, request <= {RESTORE_REQUEST_SECONDS:.0f} s",
+                        not misses, ", ".join(misses)))
     return rows
 
 
@@ -190,6 +214,8 @@ def targets(results: dict[str, Any]) -> list[list[str]]:
         rows += standings_growth_rows(results["standings_growth"])
     if "exports" in results:
         rows += export_rows(results["exports"])
+    if results.get("restores"):
+        rows += restore_rows(results["restores"])
     if "reads" in results:
         rows += read_rows(results["reads"])
     if "standings_report" in results:

@@ -1,7 +1,7 @@
 """How many gunicorn workers record hands fastest on this machine: gunicorns of different sizes side by side.
 
 Run by ``bench/run.py``: one gunicorn per worker count (the number of cores, one more, and gunicorn's usual
-2 × cores + 1), and one of as many workers as cores with ``THREADS`` threads each (gunicorn's gthread worker),
+2 × cores + 1), and one of as many workers as cores with ``THREADS`` threads each,
 all started at once on the bench database; then turns of 16 clients recording hands, each turn on the next
 gunicorn in line, round after round, so that whatever else the machine does weighs on every size alike. The
 defaults in ``gunicorn.conf.py`` (``WEB_WORKERS``, ``WEB_THREADS``) are chosen from this (docs/deploy.md).
@@ -19,7 +19,7 @@ from loadtest.client import Api
 from .recording import Recorder, bench_fixtures, merged, run_level
 
 CLIENTS = 16
-# The gthread worker's threads a worker, beside the sync workers.
+# The threads a worker of the threaded gunicorn, beside those of one thread.
 THREADS = 4
 
 

@@ -114,6 +114,13 @@ class LeaguePlayersChanged:
 
 
 @dataclass(frozen=True)
+class RestoreUploaded:
+    """A backup too big to restore in its request was stored: it is to be restored in the background."""
+
+    restore_id: int
+
+
+@dataclass(frozen=True)
 class StandingsUpdated:
     """The league's stored standings, ratings and figures changed (at ``computed_at``)."""
 

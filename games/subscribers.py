@@ -35,6 +35,10 @@ def standings_follow_players(event: events.LeaguePlayersChanged) -> None:
     tasks.queue_standings_recompute(event.league.pk)
 
 
+def restore_in_background(event: events.RestoreUploaded) -> None:
+    tasks.queue_league_restore(event.restore_id)
+
+
 # --- webhooks -----------------------------------------------------------------------------------------
 
 
@@ -111,6 +115,7 @@ def connect() -> None:
     events.subscribe(events.GameResultChanged, standings_follow_result)
     events.subscribe(events.LeagueSeasonsChanged, standings_follow_seasons)
     events.subscribe(events.LeaguePlayersChanged, standings_follow_players)
+    events.subscribe(events.RestoreUploaded, restore_in_background)
     events.subscribe(events.StandingsUpdated, webhooks_standings_updated)
     events.subscribe(events.NightStarted, webhooks_night_started)
     events.subscribe(events.RoundStarted, webhooks_round_started)

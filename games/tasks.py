@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from games import background, events, services
 from games.models import League
+from games.services.restore_uploads import upload_restore
 from games.standings.services import league_standings_recompute as recompute_service
 from games.standings.services import league_standings_update as update_service
 from games.standings.services import stale_league_ids, standings_rebuild
@@ -100,6 +101,18 @@ def standings_catch_up() -> list[int]:
     return stale
 
 
+# A restore of a league of 100,000 games takes most of an hour on a small machine: longer than the broker's
+# visibility timeout, after which a task not yet acknowledged would be handed to a second worker. So it is
+# acknowledged when it starts (a second run would only wait for the first's transaction and find it done).
+@shared_task(name="games.league_restore", acks_late=False, autoretry_for=(OperationalError, InterfaceError),
+             retry_backoff=2, max_retries=3, soft_time_limit=4 * 3600, time_limit=4 * 3600 + 300)
+def league_restore(restore_id: int) -> dict[str, Any]:
+    """Restore a backup stored by its request (too big to restore there): check it whole, then write it in one
+    transaction. Run again, it starts over unless it finished; what it writes is there once or not at all."""
+    restore = upload_restore(restore_id)
+    return {"restore_id": restore_id, "state": restore.state, "league_id": restore.league_id}
+
+
 # --- webhooks ---------------------------------------------------------------------------------------
 
 
@@ -155,6 +168,19 @@ def queue_standings_recompute(league_id: int) -> None:
     except Exception:  # noqa: BLE001 - any broker failure; the change is already stored
         logger.warning("could not queue the standings recompute for league %s; the catch-up task will do it",
                        league_id, exc_info=True)
+
+
+def queue_league_restore(restore_id: int) -> None:
+    """Queue a stored backup's restore (once the response is sent, without a broker). If the broker cannot be
+    reached it is restored in this process once the response is sent: an upload is never left waiting."""
+    if league_restore.app.conf.task_always_eager:
+        background.after_response(("league_restore", restore_id), lambda: league_restore.delay(restore_id))
+        return
+    try:
+        league_restore.delay(restore_id)
+    except Exception:  # noqa: BLE001 - any broker failure; the upload is stored
+        logger.warning("could not queue the restore %s; restoring it in this process", restore_id, exc_info=True)
+        background.after_response(("league_restore", restore_id), lambda: upload_restore(restore_id))
 
 
 def queue_webhook_attempt(delivery_id: int, *, attempt: int, delay: float = 0) -> None:

@@ -33,6 +33,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("leagues/new/", views.league_new, name="league-new"),
     path("leagues/new/from-backup/", views.league_restore_page, name="league-restore"),
+    path("leagues/restores/<int:pk>/", views.league_restore_progress, name="league-restore-progress"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),
     path("leagues/<slug:slug>/edit/", views.league_edit, name="league-edit"),
     path("leagues/<slug:slug>/standings.csv", views.league_standings_csv, name="league-standings-csv"),

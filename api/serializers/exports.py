@@ -55,6 +55,14 @@ class LeagueImportIn(Strict):
                 help_text="Its address (default: the backup's if free, else one made from the name).")
 
 
+class LeagueImportQuery(QueryFilter):
+    """``leagues/imports/``'s query parameters: the body is the backup itself."""
+
+    name = Text(max_length=120, required=False, help_text="The new league's name (default: the backup's).")
+    slug = Text(max_length=80, required=False,
+                help_text="Its address (default: the backup's if free, else one made from the name).")
+
+
 class ImportReportOut(serializers.Serializer):
     players = serializers.IntegerField()
     seasons = serializers.IntegerField(help_text="The league's seasons, from the backup's.")
@@ -72,3 +80,29 @@ class ImportReportOut(serializers.Serializer):
 class LeagueImportOut(serializers.Serializer):
     league = LeagueOut()
     report = ImportReportOut()
+
+
+class RestoreProgressOut(serializers.Serializer):
+    games = serializers.IntegerField(allow_null=True, help_text="The backup's games: null until they are counted.")
+    checked = serializers.IntegerField(help_text="Games checked (and re-scored) so far.")
+    written = serializers.IntegerField(help_text="Games written so far (once every game passed its checks).")
+    bytes = serializers.IntegerField(help_text="The backup's size.")
+    bytes_checked = serializers.IntegerField(help_text="How far into the backup the check of its games has read.")
+
+
+class LeagueRestoreOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField(help_text="This restore (`leagues/imports/{id}/`).")
+    state = serializers.ChoiceField(
+        choices=["queued", "checking", "writing", "done", "refused", "failed"],
+        help_text="queued, then checking (every game re-scored, nothing stored), then writing (in one transaction), "
+                  "then done; or refused (a problem in the backup: nothing was stored), or failed (an error of "
+                  "the server: nothing was stored).")
+    progress = RestoreProgressOut()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    league = LeagueOut(allow_null=True, help_text="Done: the new league.")
+    report = ImportReportOut(allow_null=True, help_text="Done: what was imported.")
+    problems = serializers.ListField(child=serializers.CharField(), allow_null=True,
+                                     help_text="Refused: every problem, as a 400 of `leagues/import/` lists them "
+                                               "under `document` (up to 20, then how many more).")

@@ -287,10 +287,11 @@ class GameChecker:
     match_slots: dict[tuple[str, int], str] = field(default_factory=dict)
     match_types: dict[str, str] = field(default_factory=dict)
 
-    def check(self, entry: Any, index: int) -> tuple[CheckedGame | None, list[str]]:
-        """The game re-scored, or None and every problem found (each naming the game, and the hand)."""
+    def check(self, entry: Any, index: int, *, validated: bool = False) -> tuple[CheckedGame | None, list[str]]:
+        """The game re-scored, or None and every problem found (each naming the game, and the hand).
+        ``validated``: the same game already passed the schema (a second reading of the same bytes)."""
         name = item_name("games", index, entry)
-        problems = schema_problems(game_validator(), entry, name)
+        problems = [] if validated else schema_problems(game_validator(), entry, name)
         if not isinstance(entry, dict):
             return None, problems
         # The rules are checked even where the schema found problems, as far as the shapes allow, so that
@@ -481,13 +482,15 @@ def check_games(document: Any) -> tuple[list[CheckedGame], list[str]]:
 # --- club nights -----------------------------------------------------------------------------------------
 
 
-def night_problems(document: Any) -> list[str]:
+def night_problems(document: Any, game_types: Mapping[str, Any] | None = None) -> list[str]:
     """What the schema cannot say of the document's club nights (their shapes already checked): keys used once,
     entrants and those sitting out among the players, each checked in once, rounds numbered 1 to n, table
-    numbers used once a round, each table's game listed, of the night's game type and at no other table."""
+    numbers used once a round, each table's game listed, of the night's game type and at no other table.
+    ``game_types``: each game's type by key, where the document's games are not in it (read one by one)."""
     players = facts_of(document).players
-    games = {entry["key"]: entry.get("game_type") for entry in listed(document, "games")
-             if isinstance(entry, dict) and isinstance(entry.get("key"), str)}
+    games = game_types if game_types is not None else {
+        entry["key"]: entry.get("game_type") for entry in listed(document, "games")
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str)}
     problems = duplicates(listed(document, "nights"), "nights", document)
     tables_of: dict[str, str] = {}
     for index, night in enumerate(listed(document, "nights")):

@@ -8,11 +8,9 @@ from typing import Any
 from django import forms
 
 from games.models import WEBHOOK_EVENTS
+from games.services.restore_uploads import in_request_bytes, max_backup_bytes
 
 from .base import KeyedForm, RefusalForm
-
-# A backup of a big league is a few megabytes; this leaves room to spare.
-MAX_BACKUP_BYTES = 20 * 1024 * 1024
 
 
 class RestoreForm(KeyedForm):
@@ -30,10 +28,16 @@ class RestoreForm(KeyedForm):
                            widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}))
 
     def clean_backup(self) -> Any:
+        """A small backup's document; a larger one's upload is kept as it is (``self.upload``), to be stored and
+        restored in the background, and this is None."""
         upload = self.cleaned_data["backup"]
-        if upload.size > MAX_BACKUP_BYTES:
-            raise forms.ValidationError(f"the file is larger than {MAX_BACKUP_BYTES // (1024 * 1024)} MB; "
+        self.upload = None
+        if upload.size > max_backup_bytes():
+            raise forms.ValidationError(f"the file is larger than {max_backup_bytes() // (1024 * 1024):,} MB; "
                                         "restore it with the import_league command instead")
+        if upload.size > in_request_bytes():
+            self.upload = upload
+            return None
         try:
             return json.loads(upload.read().decode("utf-8-sig"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:

@@ -19,6 +19,7 @@ from .play import (
     game_type_name,
     name_key,
 )
+from .restores import LeagueRestore, RestoreChunk
 from .seasons import Season
 from .standings import ChangedResult, CountedResult, PlayerFigures, PlayerRating, RatingChange, Standing  # noqa: F401  (standings tables)
 from .webhooks import TEST_EVENT, WEBHOOK_EVENTS, WebhookDelivery, WebhookEndpoint
@@ -38,6 +39,7 @@ __all__ = [
     "Invitation",
     "InvitationAcceptance",
     "League",
+    "LeagueRestore",
     "Match",
     "Membership",
     "Night",
@@ -47,6 +49,7 @@ __all__ = [
     "NightTable",
     "Player",
     "PlayerClaim",
+    "RestoreChunk",
     "Season",
     "WebhookDelivery",
     "WebhookEndpoint",

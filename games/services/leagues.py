@@ -33,7 +33,7 @@ def check_default_options(default_options: Any) -> dict[str, dict[str, Any]]:
 
 
 # Addresses the site's own pages use beside /leagues/<slug>/.
-RESERVED_SLUGS = {"new"}
+RESERVED_SLUGS = {"new", "restores"}
 
 
 def unique_slug(name: str) -> str:

@@ -29,7 +29,7 @@ from django.utils import timezone
 from games import events
 from games.backup.checks import (
     CheckedGame,
-    check_games,
+    GameChecker,
     document_problems,
     facts_of,
     listed,
@@ -65,20 +65,32 @@ from .hands import apply_state, plain
 from .leagues import check_default_options, checked_slug, unique_slug
 from .matches import match_refresh
 from .seasons import check_order, checked_date, overlap_refusal, overlaps, plain_name
+from .transfer import batches
 
 MAX_PROBLEMS = 20
+# The most problems of the games a check keeps (it counts the rest): the memory of a refusal is bounded.
+MAX_KEPT = 500
+# Games written at a time (each with its hands and their trails), and hands (or checks) sent in one statement.
+BATCH = 500
+HAND_BATCH = 2000
 
 
 class ImportRefused(InvalidInput):
-    """The document cannot be imported: ``problems`` lists why (the message says the first, or how many)."""
+    """The document cannot be imported: ``problems`` lists why, up to ``MAX_PROBLEMS`` and then how many more
+    (the message says the first, or how many). ``more``: problems found but not kept, besides ``problems``."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], *, more: int = 0):
+        total = len(problems) + more
         shown_problems = problems[:MAX_PROBLEMS]
-        message = problems[0] if len(problems) == 1 else (
-            f"{len(problems)} problems, nothing was imported: " + "; ".join(shown_problems)
-            + ("; ..." if len(problems) > MAX_PROBLEMS else ""))
+        message = problems[0] if total == 1 else (
+            f"{total} problems, nothing was imported: " + "; ".join(shown_problems)
+            + ("; ..." if total > MAX_PROBLEMS else ""))
         super().__init__(message, field="document")
+        if total > len(shown_problems):
+            shown_problems.append(f"and {total - len(shown_problems)} more "
+                                  f"problem{'s' if total - len(shown_problems) > 1 else ''}")
         self.problems = shown_problems
+        self.total = total
 
 
 @dataclass
@@ -95,10 +107,11 @@ class ImportReport:
     game_types: Counter = field(default_factory=Counter)  # by game type name
 
     @classmethod
-    def from_answer(cls, answer: dict[str, Any]) -> ImportReport:
-        """The report of an import made earlier (a retry with the same idempotency key)."""
+    def from_answer(cls, answer: dict[str, Any], league: League | None = None) -> ImportReport:
+        """The report of an import made earlier (a retry with the same idempotency key; a restore done in the
+        background, given its ``league``)."""
         games = Counter({status: answer[status] for status in ("finished", "in_progress", "abandoned")})
-        return cls(league=League.objects.get(pk=answer["league"]), players=answer["players"],
+        return cls(league=league or League.objects.get(pk=answer["league"]), players=answer["players"],
                    seasons=answer.get("seasons", 0), matches=answer["matches"], nights=answer.get("nights", 0),
                    hands=answer["hands"], games=games,
                    game_types=Counter(answer["game_types"]))
@@ -176,59 +189,151 @@ def league_restore(*, document: Any, by, name: str | None = None, slug: str | No
 
 
 def restore(document: dict, about: dict, *, by, name, slug, keep_slug) -> ImportReport:
-    problems = document_problems(document)
-    checked, game_problems = check_games(document)
-    problems += game_problems
-    seasons: list[dict[str, Any]] = []
-    if not any(problem.startswith("season") for problem in problems):  # their shape first, then their rules
-        seasons, season_problems = restore_seasons(document.get("seasons", []))
-        problems += season_problems
-    if not any(problem.startswith("night") for problem in problems):  # their shape first, then their rules
-        problems += night_problems(document)
-    try:
-        default_options = check_default_options(about.get("default_options") or {})
-    except InvalidInput as error:
-        problems.append(f"league: {error.message}")
-    if problems:
-        raise ImportRefused(problems)
-    name = (name or "").strip() or about["name"].strip()
-    if len(name) > 120:
-        raise InvalidInput("league: a name of 1 to 120 characters is needed", field="name")
-    if slug:
-        slug = checked_slug(slug)
-    else:
-        wanted = about["slug"]
-        if League.objects.filter(slug=wanted).exists():
-            if keep_slug:
-                raise InvalidInput(f"a league with the slug {shown(wanted)} already exists", field="slug")
-            slug = unique_slug(name)
+    head = {key: value for key, value in document.items() if key != "games"}
+    if "games" in document:
+        head["games"] = [] if isinstance(document["games"], list) else document["games"]
+    checking = Checking(head)
+    checked = [game for entry in listed(document, "games") if (game := checking.game(entry)) is not None]
+    seasons, default_options = checking.verdict(about)
+    writing = LeagueWriting.begin(checking, about, seasons=seasons, default_options=default_options, by=by,
+                                  name=name, slug=slug, keep_slug=keep_slug)
+    for batch in batches(iter(checked), BATCH):
+        writing.games(batch)
+    return writing.finish()
+
+
+class Checking:
+    """Everything a restore checks, given the document's head (all but its games) and then its games one at a
+    time, as a document in memory or one read piece by piece gives them; problems are said in one order
+    either way: the head's, the games' (each as it came), then the seasons', the nights' and the league's.
+
+    At most ``MAX_KEPT`` problems of the games are kept (a backup of 100,000 broken games lists a few
+    hundred of them and says how many more), so its memory is that of the head, and of each game's key.
+    """
+
+    def __init__(self, head: dict[str, Any], *, validated: bool = False):
+        """``validated``: the games were checked against the schema already (writing what was checked)."""
+        self.head = head
+        self.validated = validated
+        usable = isinstance(head.get("players"), list) and isinstance(head.get("matches", []), list)
+        # Nothing to check the games' seats and matches against when those are not lists: the schema says why.
+        self.checker = GameChecker(facts=facts_of(head)) if usable else None
+        self.game_problems: list[str] = []
+        self.more = 0
+        self.count = 0
+        self.game_types: dict[str, Any] = {}  # each game's type, by key, for the nights' tables
+
+    def game(self, entry: Any) -> CheckedGame | None:
+        """The next game checked (re-scored); None if it has a problem (kept) or cannot be checked."""
+        index, self.count = self.count, self.count + 1
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
+            self.game_types.setdefault(entry["key"], entry.get("game_type"))
+        if self.checker is None:
+            return None
+        game, found = self.checker.check(entry, index, validated=self.validated)
+        room = max(0, MAX_KEPT - len(self.game_problems))
+        self.game_problems += found[:room]
+        self.more += len(found) - len(found[:room])
+        return game
+
+    def match_types(self) -> dict[str, str]:
+        """Each match's game type: its own, or its games' (once they are all checked)."""
+        if self.checker is None:
+            return {}
+        return {key: game_type or self.checker.match_types.get(key, "")
+                for key, game_type in self.checker.facts.matches.items()}
+
+    def verdict(self, about: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Once every game is checked: the seasons and house rules to store, or :class:`ImportRefused`."""
+        problems = document_problems(self.head)
+        problems += self.game_problems
+        more = self.more
+        if self.checker is not None:
+            problems += self.checker.finish()
+        seasons: list[dict[str, Any]] = []
+        if not any(problem.startswith("season") for problem in problems):  # their shape first, then their rules
+            seasons, season_problems = restore_seasons(self.head.get("seasons", []))
+            problems += season_problems
+        if not any(problem.startswith("night") for problem in problems):  # their shape first, then their rules
+            problems += night_problems(self.head, game_types=self.game_types)
+        default_options: dict[str, Any] = {}
+        try:
+            default_options = check_default_options(about.get("default_options") or {})
+        except InvalidInput as error:
+            problems.append(f"league: {error.message}")
+        if problems:
+            raise ImportRefused(problems, more=more)
+        return seasons, default_options
+
+
+@dataclass
+class LeagueWriting:
+    """Writing a checked backup (inside the caller's transaction): the league, its players, seasons and matches
+    first, then its games a batch at a time (:meth:`games`), then its matches brought up to date and its club
+    nights (:meth:`finish`). Only the keys of the games a night's table names are kept from batch to batch."""
+
+    report: ImportReport
+    head: dict[str, Any]
+    players: dict[str, Player]
+    matches: dict[str, Match]
+    by: Any
+    night_games: set[str]
+    games_at_tables: dict[str, Game] = field(default_factory=dict)
+
+    @classmethod
+    def begin(cls, checking: Checking, about: dict[str, Any], *, seasons: list[dict[str, Any]],
+              default_options: dict[str, Any], by, name, slug, keep_slug) -> LeagueWriting:
+        head = checking.head
+        name = (name or "").strip() or about["name"].strip()
+        if len(name) > 120:
+            raise InvalidInput("league: a name of 1 to 120 characters is needed", field="name")
+        if slug:
+            slug = checked_slug(slug)
         else:
-            slug = checked_slug(wanted)
-    league = League.objects.create(name=name, slug=slug, is_public=about.get("is_public", True),
-                                   default_options=default_options, created_by=by,
-                                   confirmation=about.get("confirmation", Confirmation.OFF),
-                                   provisional_hours=about.get("provisional_hours", PROVISIONAL_HOURS))
-    if by is not None:
-        Membership.objects.create(league=league, user=by, role=Membership.Role.OWNER)
-    report = ImportReport(league=league)
-    players = {entry["key"]: Player.objects.create(name=" ".join(entry["name"].split()), created_by=by)
-               for entry in listed(document, "players")}
-    league.players.add(*players.values())
-    report.players = len(players)
-    Season.objects.bulk_create([Season(league=league, created_by=by, **season) for season in seasons])
-    report.seasons = len(seasons)
-    matches = restore_matches(document, checked, league=league, players=players, by=by)
-    report.matches = len(matches)
-    games: dict[str, Game] = {}
-    for entry in checked:
-        game = games[entry.key] = store_game(entry, league=league, players=players, matches=matches, by=by)
-        report.games[game.status] += 1
-        report.game_types[game_type_name(game.game_type)] += 1
-        report.hands += len(entry.entered)
-    for match in matches.values():
-        match_refresh(match=match)
-    report.nights = restore_nights(listed(document, "nights"), league=league, players=players, games=games, by=by)
-    return report
+            wanted = about["slug"]
+            if League.objects.filter(slug=wanted).exists():
+                if keep_slug:
+                    raise InvalidInput(f"a league with the slug {shown(wanted)} already exists", field="slug")
+                slug = unique_slug(name)
+            else:
+                slug = checked_slug(wanted)
+        league = League.objects.create(name=name, slug=slug, is_public=about.get("is_public", True),
+                                       default_options=default_options, created_by=by,
+                                       confirmation=about.get("confirmation", Confirmation.OFF),
+                                       provisional_hours=about.get("provisional_hours", PROVISIONAL_HOURS))
+        if by is not None:
+            Membership.objects.create(league=league, user=by, role=Membership.Role.OWNER)
+        report = ImportReport(league=league)
+        entries = listed(head, "players")
+        made = Player.objects.bulk_create(Player(name=" ".join(entry["name"].split()), created_by=by)
+                                          for entry in entries)
+        players = {entry["key"]: player for entry, player in zip(entries, made, strict=True)}
+        league.players.add(*players.values())
+        report.players = len(players)
+        Season.objects.bulk_create([Season(league=league, created_by=by, **season) for season in seasons])
+        report.seasons = len(seasons)
+        matches = restore_matches(head, checking.match_types(), league=league, players=players, by=by)
+        report.matches = len(matches)
+        night_games = {table["game"] for night in listed(head, "nights") for played in night.get("rounds_played", [])
+                       for table in played["tables"]}
+        return cls(report=report, head=head, players=players, matches=matches, by=by, night_games=night_games)
+
+    def games(self, batch: list[CheckedGame]) -> None:
+        """Store a batch of checked games with their hands (and their trails), a few queries for the batch."""
+        for game, entry in zip(store_games(batch, league=self.report.league, players=self.players,
+                                           matches=self.matches, by=self.by), batch, strict=True):
+            self.report.games[game.status] += 1
+            self.report.game_types[game_type_name(game.game_type)] += 1
+            self.report.hands += len(entry.entered)
+            if entry.key in self.night_games:
+                self.games_at_tables[entry.key] = game
+
+    def finish(self) -> ImportReport:
+        for match in self.matches.values():
+            match_refresh(match=match)
+        self.report.nights = restore_nights(listed(self.head, "nights"), league=self.report.league,
+                                            players=self.players, games=self.games_at_tables, by=self.by)
+        return self.report
 
 
 def restore_nights(entries: list[dict[str, Any]], *, league: League, players: dict[str, Player],
@@ -296,24 +401,46 @@ def restore_seasons(entries: Any) -> tuple[list[dict[str, Any]], list[str]]:
             for season in seasons], problems
 
 
-def restore_matches(document: dict, checked: list[CheckedGame], *, league, players, by) -> dict[str, Match]:
+def restore_matches(document: dict, match_types: dict[str, str], *, league, players, by) -> dict[str, Match]:
     """The document's matches (checked), each with its game type (named, or its games')."""
-    types = {game.match: game.game_type for game in checked if game.match is not None}
-    game_types = {key: game_type or types[key] for key, game_type in facts_of(document).matches.items()}
-    matches: dict[str, Match] = {}
-    for entry in listed(document, "matches"):
-        key = entry["key"]
-        matches[key] = Match.objects.create(
-            game_type=game_types[key], league=league,
-            seating={seat: players[entry["seating"][seat]].pk for seat in SEATS}, options=entry["options"],
-            status=Match.Status.ABANDONED if entry.get("abandoned") else Match.Status.IN_PROGRESS,
-            started_at=moment(entry.get("started_at")) or timezone.now(), created_by=by,
+    entries = listed(document, "matches")
+    made = Match.objects.bulk_create(
+        Match(game_type=match_types[entry["key"]], league=league,
+              seating={seat: players[entry["seating"][seat]].pk for seat in SEATS}, options=entry["options"],
+              status=Match.Status.ABANDONED if entry.get("abandoned") else Match.Status.IN_PROGRESS,
+              started_at=moment(entry.get("started_at")) or timezone.now(), created_by=by)
+        for entry in entries)
+    return {entry["key"]: match for entry, match in zip(entries, made, strict=True)}
+
+
+def store_games(batch: list[CheckedGame], *, league, players, matches, by) -> list[Game]:
+    """Store checked games and their hands as re-scored (and their confirmation trails): a few queries a batch."""
+    games = Game.objects.bulk_create([game_row(checked, league=league, players=players, matches=matches, by=by)
+                                      for checked in batch])
+    Hand.objects.bulk_create([
+        Hand(
+            game=game, number=scored.number, record=plain(scored.record), dealer=scored.dealer,
+            delta=plain(scored.delta), totals=plain(scored.totals), extras=plain(scored.extras),
+            details=plain(scored.details), entered_by=by, **({"entered_at": at} if at else {}),
+            **({"check_state": checked.confirmations[index].state,
+                "entered_side": checked.confirmations[index].entered_side} if checked.confirmations else {}),
         )
-    return matches
+        for game, checked in zip(games, batch, strict=True)
+        for index, (scored, at) in enumerate(zip(checked.state.hands, checked.entered, strict=True))
+    ], batch_size=HAND_BATCH)
+    confirmed = {game.pk: checked for game, checked in zip(games, batch, strict=True) if checked.confirmations}
+    if confirmed:
+        hands: dict[int, list[Hand]] = {}
+        for hand in Hand.objects.filter(game_id__in=list(confirmed)).order_by("game_id", "number"):
+            hands.setdefault(hand.game_id, []).append(hand)
+        HandCheck.objects.bulk_create([row for game in games if game.pk in confirmed
+                                       for row in check_rows(game, confirmed[game.pk], hands.get(game.pk, []))],
+                                      batch_size=HAND_BATCH)
+    return games
 
 
-def store_game(checked: CheckedGame, *, league, players, matches, by) -> Game:
-    """Store a checked game and its hands as re-scored."""
+def game_row(checked: CheckedGame, *, league, players, matches, by) -> Game:
+    """A checked game as its row (not yet stored)."""
     seats = {seat: players[key] for seat, key in checked.seats.items()}
     game = Game(
         game_type=checked.game_type, league=league,
@@ -332,28 +459,14 @@ def store_game(checked: CheckedGame, *, league, players, matches, by) -> Game:
     if game.status == Game.Status.FINISHED and game.finished_at is None:
         last = checked.entered[-1] if checked.entered else None
         game.finished_at = last or game.started_at
-    confirmations = checked.confirmations
     if checked.confirmation == Confirmation.OPPONENTS:
         game.confirmation = Confirmation.OPPONENTS
-        game.unconfirmed = sum(1 for hand in confirmations if hand.state in UNSETTLED)
+        game.unconfirmed = sum(1 for hand in checked.confirmations if hand.state in UNSETTLED)
         game.provisional = is_provisional(game, now=timezone.now())
-    game.save()
-    hands = Hand.objects.bulk_create(
-        Hand(
-            game=game, number=scored.number, record=plain(scored.record), dealer=scored.dealer,
-            delta=plain(scored.delta), totals=plain(scored.totals), extras=plain(scored.extras),
-            details=plain(scored.details), entered_by=by, **({"entered_at": at} if at else {}),
-            **({"check_state": confirmations[index].state, "entered_side": confirmations[index].entered_side}
-               if confirmations else {}),
-        )
-        for index, (scored, at) in enumerate(zip(checked.state.hands, checked.entered, strict=True))
-    )
-    if confirmations:
-        store_checks(game, checked, list(Hand.objects.filter(game=game).order_by("number")) if hands else [])
     return game
 
 
-def store_checks(game: Game, checked: CheckedGame, hands: list[Hand]) -> None:
+def check_rows(game: Game, checked: CheckedGame, hands: list[Hand]) -> list[HandCheck]:
     """The hands' confirmation trails. The check that made a hand what it is now is of the hand as restored
     (its version); the earlier ones were of a version of it the backup does not carry (a correction since)."""
     rows = []
@@ -367,4 +480,4 @@ def store_checks(game: Game, checked: CheckedGame, hands: list[Hand]) -> None:
                 hand=hand, game=game, number=hand.number, action=check.action, seat=check.seat, via=check.via,
                 by=None, hand_version=version, record=plain(check.record) if check.record is not None else None,
                 note=check.note, **({"at": check.at} if check.at else {})))
-    HandCheck.objects.bulk_create(rows)
+    return rows

@@ -13,6 +13,7 @@ from .exports import (
     league_backup,
     league_games_csv,
     league_restore_page,
+    league_restore_progress,
     league_standings_csv,
 )
 from .follow import follow, join
@@ -42,6 +43,7 @@ from .table_code import table_code_qr, table_code_renew
 from .webhooks import league_webhook, league_webhooks
 
 __all__ = [
+    "league_restore_progress",
     "league_webhooks",
     "league_webhook",
     "league_standings_csv",

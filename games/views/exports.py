@@ -6,17 +6,18 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import StreamingHttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import selectors
 from games.exports import Table, csv_chunks, games_table, hands_table, standings_table
 from games.forms.exports import RestoreForm
-from games.models import Game, HandRevision
+from games.models import Game, HandRevision, LeagueRestore
 from games.rules import RULESETS
 from games.services import transfer
-from games.services.restore import ImportRefused, league_restore
+from games.services.restore import ImportRefused, ImportReport, league_restore
+from games.services.restore_uploads import CHUNK_BYTES, games_written, upload_store
 
 from .common import submitted, visible_game_or_404
 from .leagues import managed_league_or_404, visible_league_or_404
@@ -73,17 +74,25 @@ def league_backup(request, slug: str):
 def league_restore_page(request):
     form = RestoreForm(request.POST or None, request.FILES or None)
     problems: list[str] = []
+    counted: list[int] = []
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             data = form.cleaned_data
+            if form.upload is not None:  # too big to restore while the page waits: stored, restored in the background
+                stored = submitted(form, upload_store, chunks=form.upload.chunks(CHUNK_BYTES), by=request.user,
+                                   name=data["name"], slug=data["slug"], idempotency_key=data["idempotency_key"] or None)
+                if stored is not None:
+                    return redirect("league-restore-progress", pk=stored.pk)
+                return render(request, "leagues/restore.html", {"form": form, "problems": problems}, status=400)
 
             def restore(**kwargs):
                 try:
                     return league_restore(**kwargs)
                 except ImportRefused as refused:  # every problem listed, not only the first
                     problems.extend(refused.problems)
+                    counted.append(refused.total)
                     return None
 
             report = submitted(form, restore, document=data["backup"], by=request.user,
@@ -93,4 +102,23 @@ def league_restore_page(request):
                 messages.success(request, f"{report.league.name} is restored. {report.sentence()} "
                                           "Its standings are being computed.")
                 return redirect("league", slug=report.league.slug)
-    return render(request, "leagues/restore.html", {"form": form, "problems": problems}, status=status)
+    return render(request, "leagues/restore.html",
+                  {"form": form, "problems": problems, "problem_count": sum(counted)}, status=status)
+
+
+@login_required
+@require_GET
+def league_restore_progress(request, pk: int):
+    """A restore made in the background, as it goes (the page refreshes itself until it ends): then the report
+    and a link to the new league, or every problem. Only whoever uploaded the backup sees it."""
+    restore = get_object_or_404(LeagueRestore.objects.select_related("league"), pk=pk, created_by=request.user)
+    report = None
+    if restore.state == LeagueRestore.State.DONE and restore.report is not None and restore.league is not None:
+        report = ImportReport.from_answer(restore.report, league=restore.league).sentence()
+    return render(request, "leagues/restore_progress.html", {
+        "restore": restore, "written": games_written(restore), "report": report,
+        "counts": {"checked": f"{restore.games_checked:,}", "total": f"{restore.games_total or 0:,}",
+                   "written": f"{games_written(restore):,}"},
+        "percent_read": 100 * restore.bytes_read // restore.size if restore.size else 0,
+        "problems": restore.problems, "problem_count": restore.problem_count,
+        "title": "Restoring a league"})
