@@ -71,7 +71,7 @@ MAX_PROBLEMS = 20
 # The most problems of the games a check keeps (it counts the rest): the memory of a refusal is bounded.
 MAX_KEPT = 500
 # Games written at a time (each with its hands and their trails), and hands (or checks) sent in one statement.
-BATCH = 500
+BATCH = 250
 HAND_BATCH = 2000
 
 
@@ -222,11 +222,14 @@ class Checking:
         self.more = 0
         self.count = 0
         self.game_types: dict[str, Any] = {}  # each game's type, by key, for the nights' tables
+        # What :meth:`verdict` found to store, once it has passed.
+        self.seasons: list[dict[str, Any]] = []
+        self.default_options: dict[str, Any] = {}
 
     def game(self, entry: Any) -> CheckedGame | None:
         """The next game checked (re-scored); None if it has a problem (kept) or cannot be checked."""
         index, self.count = self.count, self.count + 1
-        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
+        if not self.validated and isinstance(entry, dict) and isinstance(entry.get("key"), str):
             self.game_types.setdefault(entry["key"], entry.get("game_type"))
         if self.checker is None:
             return None
@@ -264,6 +267,13 @@ class Checking:
         if problems:
             raise ImportRefused(problems, more=more)
         return seasons, default_options
+
+    def forget_games(self) -> None:
+        """Once checked, the games' keys are no longer needed (only the matches' game types are)."""
+        self.game_types = {}
+        if self.checker is not None:
+            self.checker.keys.clear()
+            self.checker.match_slots.clear()
 
 
 @dataclass

@@ -338,19 +338,20 @@ def check_all(restore: LeagueRestore, head: dict[str, Any], about: dict[str, Any
         if count % BATCH == 0:
             progress(restore, games_checked=count, bytes_read=stream.consumed)
     progress(restore, games_checked=checking.count, bytes_read=restore.size)
-    checking.verdict(about)
+    checking.seasons, checking.default_options = checking.verdict(about)
+    checking.forget_games()
     return checking
 
 
 def write_all(restore: LeagueRestore, checking: Checking, about: dict[str, Any]) -> None:
     """Write the checked backup in one transaction, the restore marked done in it."""
-    seasons, default_options = checking.verdict(about)
     again = Checking(checking.head, validated=True)  # the same bytes, read again: re-scored, not re-validated
     with transaction.atomic():
         # Two runs of one restore (a task handed out twice) take turns here: the second finds it done.
         if LeagueRestore.objects.select_for_update().get(pk=restore.pk).state == LeagueRestore.State.DONE:
             return
-        writing = LeagueWriting.begin(checking, about, seasons=seasons, default_options=default_options,
+        writing = LeagueWriting.begin(checking, about, seasons=checking.seasons,
+                                      default_options=checking.default_options,
                                       by=restore.created_by, name=restore.name or None, slug=restore.slug or None,
                                       keep_slug=False)
         written = 0

@@ -4,8 +4,7 @@ A ```bash block holding a curl command is followed by a ```http block: a status 
 line and a JSON body. The body shown may leave fields out; every field it does show must match, and so must
 every header shown. A ``text/csv`` body is compared line by line; a line shown ending in ``...`` need only
 begin the same. A ``"$NAME"`` value in a body shown binds that name (``$TOKEN``: the token of the first
-sign-up), used from then on in later requests' URLs, headers and bodies. (Examples that need what a walkthrough
-does not have, such as a backup of many megabytes, are shown in ```shell and ```text blocks, which it leaves out.)
+sign-up), used from then on in later requests' URLs, headers and bodies.
 """
 
 from __future__ import annotations
