@@ -187,7 +187,11 @@ class Game(models.Model):
         ABANDONED = "abandoned", "Abandoned"
 
     game_type = GameTypeField()
-    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.PROTECT, related_name="games")
+    # The game row is rewritten with every hand, and each of its indexes with it (``updated_at`` is in one, so no
+    # update is a heap-only one): no index the others make needless. The league's and the match's lookups use
+    # the indexes below that start with them.
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.PROTECT, related_name="games",
+                               db_index=False)
     north = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     east = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     south = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -195,13 +199,14 @@ class Game(models.Model):
     # Every option with its default filled in, so a game keeps its rules if defaults change later.
     options = models.JSONField()
     rules_version = models.PositiveIntegerField()
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
     winner = models.CharField(max_length=2, blank=True, default="")
     # Cached from the stored hands (verify_games checks them against a fresh replay).
     totals = models.JSONField(default=dict)
     extras = models.JSONField(default=dict, blank=True)
     hand_count = models.PositiveIntegerField(default=0)
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="games")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="games",
+                              db_index=False)
     match_game_number = models.PositiveSmallIntegerField(null=True, blank=True)
     # For a casual game, users besides the creator who may keep score.
     scorekeepers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="scored_games")
@@ -237,6 +242,8 @@ class Game(models.Model):
         ]
         indexes = [
             models.Index(fields=["league", "game_type", "status"]),
+            # Games by status across leagues (those still in progress are few); no ``LIKE`` index beside it.
+            models.Index(fields=["status"], name="game_status"),
             # The API's sync order: games changed, or finished, after a moment (``updated_after``, ``finished_after``).
             models.Index(fields=["updated_at", "id"], name="game_sync_updated"),
             models.Index(fields=["finished_at", "id"], name="game_sync_finished"),
