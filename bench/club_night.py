@@ -281,6 +281,7 @@ def summary_of(answers: list[tuple[int, float]], elapsed: float, cpu: tuple[floa
         "errors": sum(status not in (200, 304) for status, _ in answers),
         "p50_ms": percentile(latencies, 0.5) * 1000, "p99_ms": percentile(latencies, 0.99) * 1000,
         "cpu_web_ms": 1000 * cpu[0] / polls if polls else 0.0, "cpu_database_ms": 1000 * cpu[1] / polls if polls else 0.0,
+        "cpu_clients_ms": 1000 * cpu[2] / polls if polls else 0.0,
         "seconds": elapsed,
     }
 
@@ -295,7 +296,7 @@ def alternating(api: Api, watchers: list[Watcher], meter: CpuMeter, keepers: lis
         watcher.conditional, watcher.answers = True, []
     turn, clock = seconds / rounds, 0.0
     hands: dict[str, list[tuple[bool, float]]] = {"alone": [], "watched": []}
-    cpu = {"alone": [0.0, 0.0], "watched": [0.0, 0.0]}
+    cpu = {"alone": [0.0, 0.0, 0.0], "watched": [0.0, 0.0, 0.0]}
     elapsed = {"alone": 0.0, "watched": 0.0}
     for _ in range(rounds):
         for way in ("alone", "watched"):
@@ -307,7 +308,7 @@ def alternating(api: Api, watchers: list[Watcher], meter: CpuMeter, keepers: lis
             done, took, spent = phase(meter, work if way == "alone" else lambda: watched(api, watchers, work))
             hands[way] += done
             elapsed[way] += took
-            cpu[way] = [cpu[way][0] + spent[0], cpu[way][1] + spent[1]]
+            cpu[way] = [total + more for total, more in zip(cpu[way], spent, strict=True)]
             clock += turn
     answers = [answer for watcher in watchers for answer in watcher.answers]
     polls = summary_of(answers, elapsed["watched"], (0.0, 0.0, 0.0))
@@ -380,24 +381,28 @@ def recording_summary(hands: list[tuple[bool, float]], elapsed: float, cpu: list
     latencies = [seconds for _, seconds in hands]
     return {"hands": len(hands), "errors": sum(not ok for ok, _ in hands), "p50_ms": percentile(latencies, 0.5) * 1000,
             "p99_ms": percentile(latencies, 0.99) * 1000,
-            "cpu_per_second": (cpu[0] + cpu[1]) / elapsed if elapsed else 0.0}
+            "cpu_per_second": (cpu[0] + cpu[1]) / elapsed if elapsed else 0.0,
+            "clients_per_second": cpu[2] / elapsed if elapsed else 0.0}
 
 
 # --- the report ------------------------------------------------------------------------------------------------
 
-HEADERS = ["what", "requests", "304s", "p50 ms", "p99 ms", "CPU ms a poll: web", "database", "CPU s a second"]
+HEADERS = ["what", "requests", "304s", "p50 ms", "p99 ms", "CPU ms a poll: web", "database", "the bench's clients",
+           "CPU s a second: server", "the bench's clients"]
 
 
 def rows(night: dict[str, Any]) -> list[list[str]]:
     def polls(label: str, entry: dict[str, Any]) -> list[str]:
         return [label, f"{entry['polls']:,} polls", f"{100 * entry['share_304']:.1f}%", f"{entry['p50_ms']:.1f}",
                 f"{entry['p99_ms']:.1f}", f"{entry.get('cpu_web_ms', 0):.2f}" if "cpu_web_ms" in entry else "",
-                f"{entry.get('cpu_database_ms', 0):.2f}" if "cpu_database_ms" in entry else "", ""]
+                f"{entry.get('cpu_database_ms', 0):.2f}" if "cpu_database_ms" in entry else "",
+                f"{entry['cpu_clients_ms']:.2f}" if "cpu_clients_ms" in entry else "", "", ""]
 
     def hands(label: str, entry: dict[str, Any]) -> list[str]:
         errors = f" ({entry['errors']} failed)" if entry["errors"] else ""
         return [label, f"{entry['hands']:,} hands{errors}", "", f"{entry['p50_ms']:.1f}", f"{entry['p99_ms']:.1f}",
-                "", "", f"{entry['cpu_per_second']:.2f}"]
+                "", "", "", f"{entry['cpu_per_second']:.2f}",
+                f"{entry['clients_per_second']:.2f}" if "clients_per_second" in entry else ""]
 
     watchers, tables = night["watchers"], night["tables"]
     every = f"a hand every {night['pace']:g} s a table"
@@ -439,6 +444,16 @@ def ratio(night: dict[str, Any], alone: str, watched: str) -> float:
     return then / first if first else float("inf")
 
 
+def server_words(workers: int | str, threads: int) -> str:
+    """gunicorn's workers as the report names them: "2 workers of one thread", "2 workers of 4 threads"."""
+    return f"{workers} workers of one thread" if threads <= 1 else f"{workers} workers of {threads} threads"
+
+
+def server(night: dict[str, Any]) -> str:
+    """The gunicorn the night ran on."""
+    return server_words(night.get("web_workers", "?"), night.get("web_threads", 1))
+
+
 def board_words(night: dict[str, Any]) -> str:
     if night.get("room_board"):
         return (f"the room's TV on the night's board (`{night['board_page']}`, opened by the organiser, asking "
@@ -459,7 +474,7 @@ def doc_lines(night: dict[str, Any]) -> list[str]:
              "when it ended, on two cores shared with other work." if load else "")
     return [
         f"## A club night: {tables} tables and their phones", "",
-        f"`bench/club_night.py`, on the same gunicorn ({night.get('web_workers', '?')} workers): a night of a private "
+        f"`bench/club_night.py`, on the same gunicorn ({server(night)}): a night of a private "
         f"league made through the services (`games/services/nights.py`: Spades, an individual movement, a round "
         f"of {night['round_hands']} hands), {4 * tables} players checked in, and its first round started, which "
         f"seats the {tables} tables and starts their games. Each game is followed by four phones asking every "
@@ -523,9 +538,11 @@ def explanation(night: dict[str, Any], bound: float) -> str | None:
         f"of them 304s, a poll's p50 {polls['p50_ms']:.0f} ms. A 304 took {poll_cpu_ms(unchanged):.2f} ms of CPU "
         f"({unchanged['cpu_web_ms']:.2f} in the web worker, {unchanged['cpu_database_ms']:.2f} in PostgreSQL) "
         f"and a drawn answer {poll_cpu_ms(drawn):.2f} ms, so the watchers need some {needed:.2f} cores; in those "
-        f"turns gunicorn's {night.get('web_workers', '?')} sync workers and PostgreSQL got {got:.2f} cores in all, "
+        f"turns gunicorn's {server(night)} and PostgreSQL got {got:.2f} cores in all, "
         f"on two cores shared with the bench's clients and the machine's other work{machine}. " + (
             "The app server did not keep up with the polls, and each hand waited in their queue."
             if polls["per_second"] < 0.95 * asked else
             f"The app server kept up with the polls, but they kept its workers busy (a poll took {polls['p50_ms']:.0f} "
-            f"ms at the median, for {poll_cpu_ms(unchanged):.0f} ms of CPU), and a hand waited behind them."))
+            f"ms at the median, for {poll_cpu_ms(unchanged):.0f} ms of CPU), and a hand " + (
+                "waited behind them." if night.get("web_threads", 1) <= 1 else
+                "shared its worker's interpreter with them (its threads run one at a time).")))

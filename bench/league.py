@@ -208,10 +208,13 @@ def create_games(league: League, game_rows: list[tuple[Any, ...]], matches: list
     Hand.objects.bulk_create(hand_rows, batch_size=5000)
 
 
-def finish_one_more_game(league: League, people: list[Player]) -> Game:
+def finish_one_more_game(league: League, people: list[Player], seed: int = 99) -> Game:
     """One more finished Spades game with its hands, as if just recorded."""
-    rng = random.Random(99)
-    options, totals, winner, hands = play_template(rng, "spades") or (None, None, None, [])
+    rng = random.Random(seed)
+    played = None
+    while played is None:  # a game of random hands that has not finished after 200 is left, and another played
+        played = play_template(rng, "spades")
+    options, totals, winner, hands = played
     table = rng.sample(people, 4)
     # After every game of the league (a large one's synthetic history runs years past today).
     last = Game.objects.filter(league=league).order_by("-finished_at").values_list("finished_at", flat=True).first()

@@ -1,7 +1,7 @@
 """``make bench``: every benchmark, the targets they are held to, a table on the terminal, and docs/benchmarks.md.
 
-    python -m bench.run [--quick] [--write] [--only SECTIONS] [--growth] [--night-tables N] [--postgres-port N]
-                        [--redis-port N]
+    python -m bench.run [--quick] [--write] [--only SECTIONS] [--growth] [--night-tables N] [--web-threads N]
+                        [--postgres-port N] [--redis-port N]
 
 - the rules engine (bench/engine.py): hands scored per second (CPU time) for each game;
 - recording (bench/recording.py): hands per second and p50/p99 latency through gunicorn and
@@ -18,6 +18,8 @@
 - exports (bench/exports.py): the league backup and the games CSV at leagues of 2,000 and 20,000 games,
   with their growth factors, and the restore of the backup (through the API: the request, the background
   restore, the peak memory);
+- ``--web-threads N`` (or BENCH_WEB_THREADS): gunicorn's threads a worker (``WEB_THREADS``) for every gunicorn of
+  the run, to compare with the default (``gunicorn.conf.py``);
 - ``--growth`` (``make bench-growth``): the exports and the standings at leagues of 2,000, 20,000 and 100,000
   games, as far as the machine allows in ten minutes for each, with their growth tables.
 
@@ -147,22 +149,27 @@ def recording_rows(results: list[dict]) -> list[list[str]]:
 
 
 def workers_rows(results: list[dict]) -> list[list[str]]:
-    return [[str(row["workers"]), f"{row['requests']:,}", str(row["errors"]), f"{row['per_second']:,.0f}",
+    return [[str(row.get("label", row["workers"])), f"{row['requests']:,}", str(row["errors"]), f"{row['per_second']:,.0f}",
              f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}"] for row in results]
 
 
 STANDINGS_GROWTH_HEADERS = ["games", "rebuild s", "update after one more game s", "undo in the last game: tables s",
                             "correction in the middle: tables s / ratings s",
-                            "correction in the first: tables s / ratings s", "first game's winner changed: ratings s"]
+                            "correction in the first: tables s / ratings s", "first game's winner changed: ratings s",
+                            "standings API page 1: ms, KiB", "busiest player's page: ms, KiB"]
 
 
 def standings_growth_rows(reports: list[dict]) -> list[list[str]]:
     def both(entry: dict) -> str:
         return f"{entry['tables_seconds']:.2f} / {entry['update_seconds']:.2f}"
 
+    def read(entry: dict) -> str:
+        return f"{entry['median_ms']:.0f}, {entry['bytes'] / 1024:.0f}"
+
     return [[f"{report['games']:,}", f"{report['rebuild_seconds']:.2f}", f"{report['update_seconds']:.3f}",
              f"{report['undo_last']['tables_seconds']:.2f}", both(report["correct_middle"]),
-             both(report["correct_first"]), f"{report['winner_changed']['update_seconds']:.2f}"]
+             both(report["correct_first"]), f"{report['winner_changed']['update_seconds']:.2f}",
+             *(read(entry) for entry in report.get("reads", []))]
             for report in reports]
 
 
@@ -215,8 +222,11 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
     if skipped:
         lines += ["## Skipped", "", *(f"- {reason}" for reason in skipped), ""]
     if "recording" in results:
+        from bench.club_night import server_words
+
         lines += ["## Recording a hand over HTTP", "",
-                  f"gunicorn (`gunicorn.conf.py`: {web_workers} sync workers, not recycled during the run) with",
+                  f"gunicorn (`gunicorn.conf.py`: {server_words(web_workers, results.get('web_threads', 1))}, not "
+                  "recycled during the run) with",
                   "production settings, PostgreSQL on loopback; the clients are threads in the benchmark process",
                   "on the same machine. Each client records hands into its own long Spades game with",
                   "`expected_number` and an `Idempotency-Key` (`POST /api/v1/games/{id}/hands/`). Beside it, at",
@@ -259,10 +269,11 @@ def render(facts: dict[str, str], results: dict, skipped: list[str], web_workers
         lines += [*club_lines(results["club_night"]), *table(CLUB_HEADERS, club_rows(results["club_night"])), ""]
     if "workers" in results:
         lines += ["## gunicorn's worker count", "",
-                  "`bench/workers.py`: one gunicorn per worker count, all started at once on the bench database, then",
+                  "`bench/workers.py`: one gunicorn per worker count, and one of as many workers as cores with",
+                  "several threads each, all started at once on the bench database, then",
                   "turns of 16 clients recording hands, each turn on the next gunicorn in line, so that whatever else",
-                  "the machine does weighs on every size alike. The default of `WEB_WORKERS` (`gunicorn.conf.py`,",
-                  "docs/deploy.md) is chosen from this.", "",
+                  "the machine does weighs on every size alike. The defaults of `WEB_WORKERS` and `WEB_THREADS`",
+                  "(`gunicorn.conf.py`, docs/deploy.md) are chosen from this.", "",
                   *table(WORKERS_HEADERS, workers_rows(results["workers"])), ""]
     if "standings_growth" in results:
         lines += ["## Standings as a league grows", "",
@@ -436,20 +447,46 @@ def standings_at_scale(database_url: str, *, games: int, workdir: Path) -> tuple
 
 
 def standings_growth(sizes: tuple[int, ...], database_url: str, *, workdir: Path, budget: float) -> list[dict]:
-    """bench/standings.py's timings at each league size, the next size left out once the time spent so far, scaled
-    up to it, would pass ``budget`` seconds."""
+    """bench/standings.py's timings at each league size, the next size left out once its time, foreseen from the
+    sizes measured, would pass ``budget`` seconds.
+
+    A run has a fixed part (the template games played through the engine, the migrations) besides the part that
+    grows with the league, so the time foreseen is the straight line through the last two sizes measured; after
+    the first size alone, the next is run if the first took less than the budget."""
     reports: list[dict] = []
-    spent = 0.0
+    spent: list[tuple[int, float]] = []
     for games in sizes:
-        if reports and spent * games / reports[-1]["games"] > budget:
-            print(f"standings at {games:,} games left out: it would take about "
-                  f"{spent * games / reports[-1]['games']:.0f} s", flush=True)
+        foreseen = foreseen_seconds(spent, games)
+        if foreseen is not None and foreseen > budget:
+            print(f"standings at {games:,} games left out: it would take about {foreseen:.0f} s", flush=True)
             break
         print(f"standings at {games:,} games (bench/standings.py) ...", flush=True)
         started = time.perf_counter()
         reports.append(standings_at_scale(database_url, games=games, workdir=workdir)[1])
-        spent = time.perf_counter() - started
+        spent.append((games, time.perf_counter() - started))
     return reports
+
+
+def foreseen_seconds(spent: list[tuple[int, float]], games: int) -> float | None:
+    """The time a run of ``games`` games will take, on the line through the last two runs (``(games, seconds)``);
+    with one run, its own time (the next is not foreseen to take less); None before any."""
+    if not spent:
+        return None
+    if len(spent) == 1:
+        return spent[0][1]
+    (small, small_seconds), (large, large_seconds) = spent[-2:]
+    slope = max(0.0, (large_seconds - small_seconds) / (large - small))
+    return large_seconds + slope * (games - large)
+
+
+def default_web_threads() -> int:
+    """gunicorn.conf.py's ``threads`` where ``WEB_THREADS`` is not set."""
+    saved = os.environ.pop("WEB_THREADS", None)
+    try:
+        return int(runpy.run_path(str(ROOT / "gunicorn.conf.py"))["threads"])
+    finally:
+        if saved is not None:
+            os.environ["WEB_THREADS"] = saved
 
 
 def default_web_workers() -> int:
@@ -497,8 +534,10 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
             cursor.execute(CREATE_TABLE)
         env = services.app_env(database_url=bench_url,
                                redis_url=services.with_path(redis_url, "8") if redis_url else None,
-                               extra={"SCOREKEEPER_BENCH_ENDPOINT": "1", "WEB_MAX_REQUESTS": "0"})
+                               extra={"SCOREKEEPER_BENCH_ENDPOINT": "1", "WEB_MAX_REQUESTS": "0",
+                                      **({"WEB_THREADS": str(args.web_threads)} if args.web_threads else {})})
         web_workers = results["web_workers"] = int(env.get("WEB_WORKERS") or default_web_workers())
+        results["web_threads"] = int(env.get("WEB_THREADS") or default_web_threads())
         from bench import reads, recording
 
         if "recording" in args.only or "club_night" in args.only:
@@ -519,6 +558,7 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
                                                        real_seconds=20 if args.quick else 60,
                                                        rounds=2 if args.quick else 4)
                 results["club_night"]["web_workers"] = web_workers
+                results["club_night"]["web_threads"] = results["web_threads"]
             server.stop()
             server = None
         if "recording" in args.only:
@@ -529,7 +569,8 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
         if "workers" in args.only:
             from bench import workers
 
-            print(f"gunicorn's worker count: {', '.join(map(str, workers.sizes()))} workers side by side ...",
+            lineup = ", ".join(workers.label(*size) for size in workers.lineup(results["web_threads"]))
+            print(f"gunicorn's worker count: {lineup} workers side by side ...",
                   flush=True)
             results["workers"] = workers.run(env, workdir, seconds=8 if args.quick else 24)
         if "reads" in args.only:
@@ -573,6 +614,9 @@ def main() -> int:
                              "otherwise")
     parser.add_argument("--budget", type=float, default=600.0,
                         help="seconds each part of --growth may take before its larger sizes are left out")
+    parser.add_argument("--web-threads", type=int, default=int(os.environ.get("BENCH_WEB_THREADS") or 0) or None,
+                        help="gunicorn's threads a worker (WEB_THREADS) for every gunicorn "
+                             "of the run (default: gunicorn.conf.py's)")
     parser.add_argument("--night-tables", type=night_tables, default=20,
                         help="the club night's tables, four players and four phones each (default: 20)")
     parser.add_argument("--only", type=sections, default=None,

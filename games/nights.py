@@ -60,7 +60,10 @@ def league_nights(league: League, limit: int = 10) -> list[Night]:
 
 def night_version(night: Night) -> tuple[Any, ...]:
     """What the night's live pages show changes with: the night's row, and its games' (their hands, their seats), and
-    any player's name. One query."""
+    any player's name. One query, or none for a night read with its version (``versions.night_with_version``)."""
+    known = getattr(night, "version", None)
+    if known is not None:
+        return known
     games = (Game.objects.filter(night_table__round__night=night)
              .aggregate(changed=Max("updated_at"), count=Count("pk")))
     renamed = Player.objects.order_by("-updated_at").values_list("updated_at", flat=True).first()

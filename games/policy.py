@@ -44,7 +44,8 @@ def league_role(user, league: League | None) -> str | None:
         cached = league._roles = {}
     if user.pk not in cached:
         cached[user.pk] = (
-            Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
+            # One row at most (one membership a user and league): no ordering, so no join to the league to sort by.
+            Membership.objects.filter(league=league, user=user).order_by().values_list("role", flat=True).first()
         )
     return cached[user.pk]
 

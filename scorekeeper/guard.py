@@ -71,11 +71,14 @@ class RequestGuardMiddleware:
         query = request.META.get("QUERY_STRING", "")
         if "%00" in query or "\x00" in query:
             return refusal(request, 400, "the query string cannot contain NUL characters", "invalid")
+        method = request.method or ""
+        api = is_api(request)
+        if not api and method in ("GET", "HEAD", "POST"):
+            return None  # a page answers these itself (its own 404 and 405): nothing to look up here
         found = resolved(path)
-        if is_api(request) and found is None and not resolves(path + "/"):
+        if api and found is None and not resolves(path + "/"):
             return not_found(request)  # JSON, even where DEBUG would show Django's page
         cls = view_class(found)
-        method = request.method or ""
         if method in NEVER:
             return refusal(request, 405, f"this address does not answer {method}", "method_not_allowed",
                            {"Allow": ", ".join(allowed_methods(cls))})

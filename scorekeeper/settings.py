@@ -114,6 +114,11 @@ if REDIS_URL:
     # for, when Redis cannot be reached.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
+    # Sessions read from Redis (written to the database too, so that they outlive a flush of the cache and Redis
+    # being down: scorekeeper/sessions.py): a page polled every couple of seconds by a signed-in phone costs no
+    # session query. Without Redis each process's cache is its own, and a session ended in one would live on in
+    # another's: the database alone.
+    SESSION_ENGINE = "scorekeeper.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

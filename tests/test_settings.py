@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -113,3 +114,12 @@ def test_manage_py_reads_the_real_settings_with_the_production_password_hasher()
                   "print(settings.SETTINGS_MODULE, settings.PASSWORD_HASHERS[0])")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.split() == ["scorekeeper.settings", "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+
+
+def test_gunicorn_workers_keep_telling_they_are_alive_while_a_long_download_is_sent(monkeypatch):
+    # A sync worker is silent while it answers, and is killed mid-download after WEB_TIMEOUT; the threaded one is not.
+    for name in ("WEB_WORKER_CLASS", "WEB_THREADS", "WEB_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["worker_class"] == "gthread"
+    assert config["threads"] == 4 and config["timeout"] == 30

@@ -6,6 +6,7 @@ docstrings). They read only what the standings task stored; nothing is computed 
 
 from __future__ import annotations
 
+import json
 import operator
 import re
 from collections import defaultdict
@@ -17,8 +18,7 @@ from django.db import connection
 from django.db.models import (
     Case,
     F,
-    FloatField,
-    IntegerField,
+    JSONField,
     OuterRef,
     Q,
     QuerySet,
@@ -26,7 +26,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Lower
+from django.db.models.functions import JSONObject, Lower
 
 from games.errors import InvalidInput, NoSuchThing
 from games.models import (
@@ -240,10 +240,10 @@ def table_page(*, league: League, game_type: str, partnerships: bool = False, so
     """
     rows = Standing.objects.filter(league=league, season=season, game_type=game_type,
                                    partner__isnull=not partnerships)
-    if not partnerships:
-        rows = with_ratings(rows, league, game_type, season)
     if sort not in SORTS or (partnerships and sort == "rating"):
         sort = "won"
+    if not partnerships:
+        rows = with_ratings(rows, league, game_type, season, ordinal=sort == "rating")
     rows = rows.order_by(*SORTS[sort], *TABLE_ORDER).values_list(
         *PAGE_COLUMNS, *(() if partnerships else RATING_COLUMNS))
     rows = rows[offset:] if limit is None else rows[offset:offset + limit]
@@ -258,13 +258,21 @@ def ratings_of(league: League, game_type: str | F, season: Season | None = None)
 
 
 RATING_FIELDS = ("mu", "sigma", "ordinal", "rank", "rated")
-RATING_COLUMNS = tuple(f"rating_{name}" for name in RATING_FIELDS)
+# A line's rating, read as one JSON object: one look-up of the rating per line rather than one per figure (a page
+# of every table is some hundreds of lines, and the database plans and runs each subquery for each).
+RATING_COLUMNS = ("rating",)
 
 
-def with_ratings(rows: QuerySet, league: League, game_type: str | None, season: Season | None = None) -> QuerySet:
-    """Lines annotated with their player's rating (``rating_mu``...), so a page of lines needs no second query."""
+def with_ratings(rows: QuerySet, league: League, game_type: str | None, season: Season | None = None, *,
+                 ordinal: bool = False) -> QuerySet:
+    """Lines annotated with their player's rating (``rating``: an object of ``RATING_FIELDS``, or None), so a page
+    of lines needs no second query; and ``rating_ordinal`` alone, with ``ordinal``, to order them by it."""
     ratings = ratings_of(league, OuterRef("game_type") if game_type is None else game_type, season)
-    return rows.annotate(**{f"rating_{name}": Subquery(ratings.values(name)[:1]) for name in RATING_FIELDS})
+    rated = ratings.values(rating=JSONObject(**{name: name for name in RATING_FIELDS}))[:1]
+    rows = rows.annotate(rating=Subquery(rated, output_field=JSONField()))
+    if ordinal:
+        rows = rows.annotate(rating_ordinal=Subquery(ratings.values("ordinal")[:1]))
+    return rows
 
 
 def page_line(place: int, values: tuple, partnerships: bool, matches: bool) -> dict[str, Any]:
@@ -349,8 +357,7 @@ def page_of_table(league: League, season: Season | None, game_type: str | None,
     if partnerships is not None:
         rows = rows.filter(partner__isnull=not partnerships)
     if partnerships:
-        rows = rows.annotate(**{name: Value(None, output_field=FloatField() if name in FLOAT_RATINGS
-                                            else IntegerField()) for name in RATING_COLUMNS})
+        rows = rows.annotate(rating=Value(None, output_field=JSONField()))
     else:
         rows = with_ratings(rows, league, game_type, season)
     table = Value(1) if partnerships else Value(0) if partnerships is not None else Case(
@@ -360,14 +367,14 @@ def page_of_table(league: League, season: Season | None, game_type: str | None,
                                        "partner_order")
 
 
-FLOAT_RATINGS = ("rating_mu", "rating_sigma", "rating_ordinal")
-
-
 def rating_of_row(values: list) -> dict[str, Any] | None:
     """A rating read with ``RATING_COLUMNS`` (None when the player has none)."""
-    mu, sigma, ordinal, rank, rated = values
-    if mu is None:
+    (rating,) = values
+    if rating is None:
         return None
+    if isinstance(rating, str):  # SQLite's JSON of a subquery comes as its text
+        rating = json.loads(rating)
+    mu, sigma, ordinal, rank, rated = (rating[name] for name in RATING_FIELDS)
     return {"mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(ordinal, 3), "rank": rank, "rated": rated}
 
 

@@ -63,8 +63,9 @@ def join(request, game_id: int, token: str):
 
 
 def follow_version(request, game_id: int) -> str | None:
-    """The page's ETag: the game's version and whose view it is. The game is kept on the request."""
-    game = versions.game_with_version(request.user, game_id, table_pass(request, game_id))
+    """The page's ETag: the game's version and whose view it is (one statement: ``versions.game_version``). The
+    game's version is kept on the request."""
+    game = versions.game_version(request.user, game_id, table_pass(request, game_id))
     request.versioned = game
     return follow_etag(request, game) if game is not None else None
 
@@ -84,10 +85,14 @@ def follow(request, game_id: int):
 @cache_control(private=True, no_cache=True)
 @condition(etag_func=follow_version)
 def follow_page(request, game_id: int):
-    game = request.versioned
+    # Drawn from the game read whole (its players, its league, the viewer's access), under the ETag of what was read.
+    game = (versions.game_with_version(request.user, game_id, table_pass(request, game_id))
+            if request.versioned is not None else None)
     if game is None:
         return not_followed(request, game_id)
-    return render(request, "games/follow.html", follow_context(request, game))
+    response = render(request, "games/follow.html", follow_context(request, game))
+    response["ETag"] = follow_etag(request, game)
+    return response
 
 
 def follow_context(request, game: Game) -> dict:

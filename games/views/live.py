@@ -2,7 +2,7 @@
 
 The page asks ``live/board/`` (an HTML fragment) every couple of seconds whether the game changed; the
 fragment carries an ETag (``games.versions``: the game row and the players' names), so an unchanged game
-costs one query and a 304. A phone holding the game's table pass may watch it too (``policy.game_access``).
+costs one statement (``versions.game_version``: the version and the viewer's right to see it) and a 304. A phone holding the game's table pass may watch it too (``policy.game_access``).
 Each version of a board is rendered once and kept in the cache under its ETag: every other watcher of that
 version (the other phones at the table, a club night's boards) gets the stored fragment for the query that
 finds the version, without the hands being read or the template rendered again.
@@ -31,8 +31,9 @@ logger = logging.getLogger(__name__)
 
 
 def board_version(request, game_id: int) -> str | None:
-    """The board's ETag, the game kept on the request for the answer; None for a game not to be seen."""
-    game = versions.game_with_version(request.user, game_id, table_pass(request, game_id))
+    """The board's ETag (from the game's version alone: one statement), the game's version kept on the request for
+    the answer; None for a game not to be seen."""
+    game = versions.game_version(request.user, game_id, table_pass(request, game_id))
     request.versioned = game
     return versions.game_etag(game, "board") if game is not None else None
 
@@ -51,17 +52,24 @@ def live(request, game_id: int):
 @require_GET
 @condition(etag_func=board_version)
 def live_board(request, game_id: int):
-    game = request.versioned
-    if game is None:
+    if request.versioned is None:
         return not_followed(request, game_id)
     # The fragment is the same for every watcher who may see the game (it names no viewer): keyed by its ETag.
-    key = f"live-board:{game.pk}:{versions.game_etag(game, 'board')}"
+    etag = versions.game_etag(request.versioned, "board")
+    key = f"live-board:{game_id}:{etag}"
     html = cached(key)
     if html is None:
+        # Drawn from the game read whole (its players, its league), under the ETag of what was read.
+        game = versions.game_with_version(request.user, game_id, table_pass(request, game_id))
+        if game is None:
+            return not_followed(request, game_id)
+        etag = versions.game_etag(game, "board")
+        key = f"live-board:{game_id}:{etag}"
         context = board(game, selectors.game_hands(game=game))
         html = render_to_string("games/_live_board.html", context, request=request)
         keep(key, html)
     response = HttpResponse(html)
+    response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
 

@@ -5,8 +5,8 @@
   standings, in type to read across the room. Like a game's live board it asks ``board/live/`` (an HTML
   fragment) every couple of seconds whether anything changed; the fragment's ETag is the night's version
   (``games.nights.night_version``: the night's row, its games', any player's name; and the minute, while a
-  round with a time limit runs, since its clock is on the board), so an unchanged night costs three queries
-  and a 304. Each version is rendered once and kept in the cache under its ETag, so ten boards cost one
+  round with a time limit runs, since its clock is on the board), so an unchanged night costs one statement
+  (``versions.night_with_version``) and a 304. Each version is rendered once and kept in the cache under its ETag, so ten boards cost one
   render. Whoever may see the league may watch it; it shows neither the night's code nor anything a viewer
   could do.
 - ``night_cards`` (``nights/<id>/cards/``, the organiser's): a card per table to print, with the night's
@@ -102,14 +102,12 @@ def board_etag(night: Night, now: datetime) -> str:
 
 
 def board_version(request, night_id: int) -> str | None:
-    """The board fragment's ETag, the night kept on the request for the answer; None for a night not to be seen
-    (the view then says so)."""
-    try:
-        night = night_for(request.user, night_id)
-    except NotFound:
-        request.night = None
-        return None
+    """The board fragment's ETag (from the night's version alone: one statement), the night's version kept on the
+    request for the answer; None for a night not to be seen (the view then says so)."""
+    night = versions.night_with_version(request.user, night_id)
     request.night = night
+    if night is None:
+        return None
     request.board_etag = board_etag(night, timezone.now())
     return request.board_etag
 
@@ -190,9 +188,13 @@ def room(view: NightView, now: datetime) -> dict[str, Any]:
     }
 
 
+def fragment_key(night_id: int, etag: str) -> str:
+    return f"night-board:{night_id}:{etag}"
+
+
 def board_fragment(night: Night, etag: str, now: datetime) -> str:
     """The board's changing part, rendered once per version (every board and poll of that version shares it)."""
-    key = f"night-board:{night.pk}:{etag}"
+    key = fragment_key(night.pk, etag)
     html = cached(key)
     if html is None:
         html = render_to_string("nights/_board.html", room(night_view(night), now))
@@ -215,10 +217,16 @@ def night_board(request, night_id: int):
 @require_GET
 @condition(etag_func=board_version)
 def night_board_live(request, night_id: int):
-    night = request.night
-    if night is None:
+    if request.night is None:
         raise Http404("No such club night")
-    response = HttpResponse(board_fragment(night, request.board_etag, timezone.now()))
+    etag = request.board_etag
+    html = cached(fragment_key(night_id, etag))
+    if html is None:  # drawn from the night read whole, under the ETag of what was read
+        night, now = night_or_refusal(request, night_id), timezone.now()
+        etag = board_etag(night, now)
+        html = board_fragment(night, etag, now)
+    response = HttpResponse(html)
+    response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
 

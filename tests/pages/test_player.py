@@ -93,9 +93,10 @@ def test_player_page_queries_are_fixed(client, owner, league, finish, recompute,
             finish(game_type)
             game_set_public(game=finish(game_type, league=None), public=True, by=owner)
     recompute()
-    # Player, whether the visitor may see them, their standings, ratings and history, figures, games, and for
-    # partners and opponents: the leagues to choose from and the games counted.
-    with django_assert_max_num_queries(9):
+    # Player, whether the visitor may see them, their standings, ratings and history, figures, games (the page's
+    # ids, then the games with their seats), and for partners and opponents: the leagues to choose from and the
+    # games counted.
+    with django_assert_max_num_queries(10):
         response = client.get(reverse("player", args=[players[0].pk]))
     assert len(response.context["cards"]) == game_types
     assert len(response.context["games"]) == 2 * game_types * games
