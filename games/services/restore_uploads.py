@@ -32,7 +32,7 @@ from typing import Any
 import ijson
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import events
@@ -134,13 +134,13 @@ def upload_store(chunks: Iterable[bytes], *, by, name: str, slug: str, idempoten
             while len(buffer) >= CHUNK_BYTES:
                 if number == 0:
                     sniff(bytes(buffer[:CHUNK_BYTES]))
-                RestoreChunk.objects.create(restore=restore, number=number, data=bytes(buffer[:CHUNK_BYTES]))
+                chunk_insert(restore.pk, number, bytes(buffer[:CHUNK_BYTES]))
                 del buffer[:CHUNK_BYTES]
                 number += 1
         if buffer or number == 0:
             if number == 0:
                 sniff(bytes(buffer))
-            RestoreChunk.objects.create(restore=restore, number=number, data=bytes(buffer))
+            chunk_insert(restore.pk, number, bytes(buffer))
         restore.size, restore.sha256 = size, digest.hexdigest()
         restore.save(update_fields=["size", "sha256"])
 
@@ -166,6 +166,21 @@ def upload_store(chunks: Iterable[bytes], *, by, name: str, slug: str, idempoten
         return LeagueRestore.objects.get(pk=stored["restore"])
     assert made is not None
     return made
+
+
+def chunk_insert(restore_id: int, number: int, data: bytes) -> None:
+    """Store one chunk. On PostgreSQL its bytes go as a parameter of their own (server-side binding), not
+    escaped into the statement's text as the connection's other statements are: half the bytes to send, and no
+    time spent escaping them."""
+    if connection.vendor != "postgresql":
+        RestoreChunk.objects.create(restore_id=restore_id, number=number, data=data)
+        return
+    import psycopg
+
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(f"INSERT INTO {RestoreChunk._meta.db_table} (restore_id, number, data) VALUES (%s, %s, %s)",
+                       [restore_id, number, data])
 
 
 def sniff(first: bytes) -> None:
