@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0021_league_restores_in_the_background'),
+        ('games', '0022_restore_chunks_stored_uncompressed'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
