@@ -55,6 +55,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost, so that it sees every answer as it leaves: no body on HEAD, 1xx, 204, 304 (scorekeeper/bodyless.py).
+    "scorekeeper.bodyless.BodylessAnswersMiddleware",
     "scorekeeper.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
