@@ -27,9 +27,9 @@ class BodylessAnswersMiddleware:
             return response
         if response.streaming:
             # Never read; the response closes it (Django keeps the generator's close for then).
-            response.streaming_content = []  # type: ignore[attr-defined]
+            response.streaming_content = []
         else:
-            response.content = b""  # type: ignore[attr-defined]
+            response.content = b""
         if request.method != "HEAD" and "Content-Length" in response:
             del response["Content-Length"]
         return response
