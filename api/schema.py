@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.views import SpectacularAPIView
 
 from api.exceptions import PROBLEM_JSON
 from api.serializers.common import Error, JSONObject, Strict
@@ -153,3 +156,18 @@ def add_links(result, generator, request, public):
             if target_method in paths.get(target, {})
         }
     return result
+
+
+class SchemaView(SpectacularAPIView):
+    """``GET schema/``: drf-spectacular's view, its schema built by one thread at a time.
+
+    Building it walks every view through the schema inspectors REST framework attaches to the view classes, which
+    keep the view being described on themselves: two threads of one process building it at once (gunicorn's
+    threaded workers, several clients loading the schema together) describe each other's views and fail with a
+    500. A lock makes the builds take turns."""
+
+    building = threading.Lock()
+
+    def _get_schema_response(self, request):
+        with self.building:
+            return super()._get_schema_response(request)

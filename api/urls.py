@@ -1,7 +1,8 @@
 from csp.decorators import csp_update
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from api.schema import SchemaView
 from api.views import (
     accounts,
     auth,
@@ -25,7 +26,7 @@ api_docs = csp_update({"img-src": ["data:"]})(
     SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/docs.html"))
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", api_docs, name="api-docs"),
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
     path("auth/signup/", accounts.SignupView.as_view(), name="api-signup"),
