@@ -121,6 +121,10 @@ class LeagueImports(ApiView):
     def post(self, request):
         if not request.user.is_authenticated:
             raise NotAuthenticated()
+        if not request.content_type and (request.META.get("CONTENT_LENGTH") or "0") == "0":
+            # Nothing sent at all: the body is missing, not of the wrong type.
+            raise ValidationError({"document": ["no backup was sent: send the backup file itself as the body, with "
+                                                "Content-Type: application/json"]})
         if request.content_type.split(";")[0].strip().lower() != "application/json":
             raise UnsupportedMediaType(request.content_type or "none",
                                        detail="send the backup file itself as the body, with Content-Type: "

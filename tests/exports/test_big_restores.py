@@ -276,3 +276,10 @@ def test_the_progress_page_says_how_far_the_check_and_the_writing_have_got(owner
     assert "Written 3,000 of 12,000 games" in page
     assert as_owner.get(f"/api/v1/leagues/imports/{restore.pk}/").json()["progress"] == {
         "games": 12_000, "checked": 12_000, "written": 3_000, "bytes": 1000, "bytes_checked": 1000}
+
+
+def test_nothing_sent_is_a_missing_backup(as_owner):
+    response = as_owner.generic("POST", "/api/v1/leagues/imports/", content_type="")
+    assert response.status_code == 400
+    assert "no backup was sent" in response.content.decode()
+    assert not LeagueRestore.objects.exists()
