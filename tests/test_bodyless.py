@@ -28,7 +28,6 @@ def test_a_streamed_head_answer_is_never_read():
 
     response = answered("HEAD", StreamingHttpResponse(rows(), content_type="text/csv"))
     assert b"".join(response.streaming_content) == b""
-    response.close()
     assert read == []
 
 
