@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from games.statements import converters_of, quoted
+from games.statements import model_from_row, quoted
 
 
 @cache
@@ -29,14 +29,6 @@ def token_statement(vendor: str) -> str:
     return (f"SELECT {columns} FROM {quoted(token.db_table)} t JOIN {quoted(user.db_table)} u "
             f"ON u.{quoted(user.pk.column)} = t.{quoted(token.get_field('user').column)} "
             f"WHERE t.{quoted(token.pk.column)} = %s")
-
-
-def model_from_row(model: Any, values: list[Any]) -> Any:
-    """A model instance from its columns' values as the database sent them (converted as the ORM would)."""
-    for index, column, converters in converters_of(model, connection.vendor):
-        for convert in converters:
-            values[index] = convert(values[index], column, connection)
-    return model.from_db(connection.alias, [field.attname for field in model._meta.concrete_fields], values)
 
 
 def token_and_user(key: str) -> tuple[Any, Any] | None:

@@ -214,6 +214,14 @@ def converters_of(model: type[Model], vendor: str) -> tuple[tuple[int, Any, tupl
     return tuple(out)
 
 
+def model_from_row(model: Any, values: list[Any]) -> Any:
+    """A model instance from its columns' values as the database sent them (converted as the ORM would)."""
+    for index, column, converters in converters_of(model, connection.vendor):
+        for convert in converters:
+            values[index] = convert(values[index], column, connection)
+    return model.from_db(connection.alias, [field.attname for field in model._meta.concrete_fields], values)
+
+
 def read_for_write(game_id: int, by) -> Game | None:
     """The game's row, locked until the transaction ends (where the database locks rows), with its league
     (only ``is_public`` read, and ``has_webhooks``; the rest loads if asked for) and ``by``'s role there

@@ -94,10 +94,13 @@ def database_from_url(url: str) -> dict:
             f"DATABASE_URL scheme {scheme!r} is not supported; use sqlite:///PATH or postgres://USER:PASS@HOST/NAME"
         )
     try:
-        # Persistent connections are checked before reuse, so one the server dropped is replaced
-        # instead of failing the next request.
+        # Persistent connections are checked before reuse (once idle for a second: scorekeeper/postgresql), so
+        # one the server dropped is replaced instead of failing the next request.
         config = dj_database_url.parse(url, conn_max_age=60 if scheme != "sqlite" else 0,
                                        conn_health_checks=scheme != "sqlite")
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL could not be read: {error}") from None
+    if scheme != "sqlite":
+        # Django's backend, checking a kept connection only after it was idle (scorekeeper/postgresql/base.py).
+        config["ENGINE"] = "scorekeeper.postgresql"
     return dict(config)

@@ -114,7 +114,7 @@ REDIS_URL = env_str("REDIS_URL") or None
 if REDIS_URL:
     # Short timeouts: the cache holds request counts (api/throttles.py), which are skipped, not waited
     # for, when Redis cannot be reached.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    CACHES = {"default": {"BACKEND": "scorekeeper.redis_cache.RedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
     # Sessions read from Redis (written to the database too, so that they outlive a flush of the cache and Redis
     # being down: scorekeeper/sessions.py): a page polled every couple of seconds by a signed-in phone costs no
@@ -193,7 +193,8 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
 AUTHENTICATION_BACKENDS = [
     *(["axes.backends.AxesStandaloneBackend"] if LOGIN_RATE_LIMIT else []),
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, reading a signed-in page's account by a statement written once (scorekeeper/accounts.py).
+    "scorekeeper.accounts.AccountBackend",
 ]
 # With the limit off (development, tests) axes only records; it need not guard authenticate().
 SILENCED_SYSTEM_CHECKS = [] if LOGIN_RATE_LIMIT else ["axes.W003"]

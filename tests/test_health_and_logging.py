@@ -48,7 +48,7 @@ def test_log_lines_written_during_a_request_carry_its_id(client, caplog):
 @pytest.mark.django_db
 def test_sign_in_is_rate_limited(client, make_user):
     make_user("ann", password="the-right-password")
-    backends = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+    backends = ["axes.backends.AxesStandaloneBackend", "scorekeeper.accounts.AccountBackend"]
     with override_settings(AXES_ENABLED=True, AUTHENTICATION_BACKENDS=backends, AXES_FAILURE_LIMIT=3):
         for _ in range(3):
             client.post("/admin/login/", {"username": "ann", "password": "wrong"})

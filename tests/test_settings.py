@@ -70,7 +70,7 @@ def test_database_urls():
     assert database_from_url("sqlite:////tmp/x.sqlite3")["NAME"] == "/tmp/x.sqlite3"
     postgres = database_from_url("postgres://u:p@db.local:5433/scores")
     assert (postgres["ENGINE"], postgres["HOST"], postgres["PORT"], postgres["NAME"]) == (
-        "django.db.backends.postgresql", "db.local", 5433, "scores")
+        "scorekeeper.postgresql", "db.local", 5433, "scores")
     with pytest.raises(ImproperlyConfigured, match="mysql"):
         database_from_url("mysql://u:p@h/db")
 

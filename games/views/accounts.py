@@ -23,7 +23,7 @@ from scorekeeper.limits import address_over_limit, retry_after
 from .common import submitted
 from .home import game_rows
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "scorekeeper.accounts.AccountBackend"
 
 
 def invitation_from(request) -> Invitation | None:

@@ -75,7 +75,7 @@ def test_token_requests_are_limited_per_address(anonymous, owner, limits):
 def sign_in_limits(settings):
     settings.AXES_ENABLED = True
     settings.AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
-                                        "django.contrib.auth.backends.ModelBackend"]
+                                        "scorekeeper.accounts.AccountBackend"]
     settings.AXES_FAILURE_LIMIT = 3
     settings.LOGIN_ADDRESS_FAILURE_LIMIT = 5
 
@@ -124,7 +124,7 @@ def test_behind_a_proxy_the_address_is_the_one_the_proxy_saw(anonymous, make_use
 
 def test_limits_are_skipped_not_failed_while_the_cache_is_down(as_owner, limits, settings, caplog):
     limits(user_writes="1/minute")
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    settings.CACHES = {"default": {"BACKEND": "scorekeeper.redis_cache.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:1/0",
                                    "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
     with caplog.at_level(logging.WARNING, logger="scorekeeper.limits"):
@@ -137,7 +137,7 @@ def test_limits_are_skipped_not_failed_while_the_cache_is_down(as_owner, limits,
 def test_counts_are_shared_through_redis_by_every_app_server(client_for, owner, limits, redis_url, settings):
     limits(user_writes="2/minute")
     settings.CACHES = {"default": {**settings.CACHES["default"], "BACKEND":
-                                   "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}}
+                                   "scorekeeper.redis_cache.RedisCache", "LOCATION": redis_url}}
     for name in ("Ann", "Ben"):
         assert client_for(owner).post("/api/v1/players/", {"name": name}, format="json").status_code == 201
     caches.close_all()

@@ -204,7 +204,7 @@ def test_a_casual_games_scorekeeper_polls_it_and_a_stranger_is_refused(creator, 
 
 def test_signed_in_pages_work_while_the_sessions_cache_cannot_be_reached(settings, back_room, member, caplog):
     _, game = back_room
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    settings.CACHES = {"default": {"BACKEND": "scorekeeper.redis_cache.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:1/0",
                                    "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
     phone = Client()
