@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
@@ -244,14 +245,26 @@ def players_by_id(*, ids) -> dict[int, Player]:
 
 def player_games(*, player: Player, user, limit: int = 50) -> list[Game]:
     """The games ``player`` sat in that ``user`` may see, newest first."""
-    visible = policy.visible_games(user).filter(
-        Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
-    ).values("pk")
     # The page's games first, then their seats, league and match by id: PostgreSQL plans the join of the seven
     # tables with the player's games and the visibility test in one statement some tens of times slower than it
     # runs either (64 ms against 2 ms, and more as the league grows).
-    newest = list(Game.objects.filter(pk__in=visible).order_by("-started_at", "-id").values_list("pk", flat=True)[:limit])
-    return list(Game.objects.filter(pk__in=newest).select_related(*GAME_RELATED).order_by("-started_at", "-id"))
+    return list(Game.objects.filter(pk__in=newest_game_ids(player=player, user=user, limit=limit))
+                .select_related(*GAME_RELATED).order_by("-started_at", "-id"))
+
+
+def newest_game_ids(*, player: Player, user, limit: int) -> list[int]:
+    """The ids of the ``limit`` newest games ``player`` sat in that ``user`` may see.
+
+    Asked as one question, PostgreSQL walks every game of the league newest first until it has found ``limit`` of
+    the player's (46,000 games read for 50 at 100,000 games: 84 ms); asked seat by seat, each seat's games come
+    from that seat's index, the newest ``limit`` of each, and the newest of those are the page's (a few ms)."""
+    visible = policy.visible_games(user).order_by("-started_at", "-id").values_list("pk", "started_at")
+    if not connection.features.supports_slicing_ordering_in_compound:  # SQLite: one question
+        seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
+        return [pk for pk, _ in visible.filter(seated)[:limit]]
+    first, *others = (visible.filter(**{seat: player})[:limit] for seat in SEATED)
+    newest = first.union(*others, all=True).order_by("-started_at", "-pk")[:limit]
+    return [pk for pk, _ in newest]
 
 
 def match_detail(*, match_id: int) -> Match:

@@ -10,15 +10,13 @@ finds the version, without the hands being read or the template rendered again.
 
 from __future__ import annotations
 
-import logging
-
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import condition, require_GET
 
 from games import selectors, versions
+from games.kept import cached, keep
 
 from .common import board, game_title
 from .follow import POLL_SECONDS, not_followed
@@ -26,8 +24,6 @@ from .table_pass import table_pass
 
 # How long a rendered board is kept: a version nobody asks for again goes; a game played on has new versions.
 BOARD_SECONDS = 600
-
-logger = logging.getLogger(__name__)
 
 
 def board_version(request, game_id: int) -> str | None:
@@ -67,23 +63,8 @@ def live_board(request, game_id: int):
         key = f"live-board:{game_id}:{etag}"
         context = board(game, selectors.game_hands(game=game))
         html = render_to_string("games/_live_board.html", context, request=request)
-        keep(key, html)
+        keep(key, html, BOARD_SECONDS)
     response = HttpResponse(html)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
-
-
-def cached(key: str) -> str | None:
-    try:
-        return cache.get(key)
-    except Exception:  # noqa: BLE001 - the cache is down: render the board rather than fail the poll
-        logger.warning("boards are rendered for every poll: the cache cannot be reached", exc_info=True)
-        return None
-
-
-def keep(key: str, html: str) -> None:
-    try:
-        cache.set(key, html, BOARD_SECONDS)
-    except Exception:  # noqa: BLE001 - the cache is down: the next poll renders it again
-        logger.warning("a rendered board was not kept: the cache cannot be reached", exc_info=True)

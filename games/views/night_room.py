@@ -30,12 +30,13 @@ from django.views.decorators.http import condition, require_GET
 
 from games import services, versions
 from games.errors import NotAllowed, NotFound
+from games.kept import cached, keep
 from games.models import Game, Night, NightTable
 from games.nights import NightView, RoundView, TableView, night_for, night_version, night_view
 from games.rules.explaining import number
 
 from .follow import POLL_SECONDS
-from .live import cached, keep
+from .live import BOARD_SECONDS
 from .nights import RESULT_WORDS, wins_words
 from .qr import qr_inline
 from .table_code import join_link
@@ -198,7 +199,7 @@ def board_fragment(night: Night, etag: str, now: datetime) -> str:
     html = cached(key)
     if html is None:
         html = render_to_string("nights/_board.html", room(night_view(night), now))
-        keep(key, html)
+        keep(key, html, BOARD_SECONDS)
     return html
 
 

@@ -130,8 +130,9 @@ def test_unknown_player_is_a_404(as_owner):
     assert response.status_code == 404 and response.json()["status"] == 404
 
 
-# Token lookup, the player (visibility in the same query), the league named, the games (names joined in).
-RECORDS_QUERIES = 4
+# Token lookup, the player (visibility in the same query), the league named, what the records are counted from,
+# the games (names joined in).
+RECORDS_QUERIES = 5
 
 
 @pytest.mark.parametrize("tables", [1, 6])

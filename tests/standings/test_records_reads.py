@@ -118,8 +118,10 @@ def test_a_fixed_number_of_queries_whatever_the_games_partners_and_opponents(lea
     for n in range(rounds):
         for partner, left, right in [others[3 * n: 3 * n + 3]] * 3:
             stored_game(league, [ann, left, partner, right], winner="NS" if n % 2 else "EW")
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):  # what the records are counted from, then the games
         records = player_records_view(player=ann, user=owner)
+    with django_assert_num_queries(1):  # kept: what they are counted from alone
+        assert player_records_view(player=ann, user=owner) == records
     smudge = line(records)
     assert smudge["played"] == 3 * rounds and len(smudge["partners"]) == rounds
     assert len(smudge["opponents"]) == 2 * rounds
@@ -130,3 +132,18 @@ def test_a_real_trumps_game_from_hands(play_game, players, owner):
     play_game("trumps", winner="EW")
     trumps = line(player_records_view(player=players[1], user=owner), "trumps")
     assert trumps["won"] == 1 and by_name(trumps["partners"]) == {"Dan": (1, 1, 0)}
+
+
+def test_kept_records_follow_a_new_game_a_changed_result_and_a_rename(league, owner, players):
+    ann, ben, cat, dan = players
+    game = stored_game(league, [ann, ben, cat, dan], winner="NS")
+    assert line(player_records_view(player=ann, user=owner))["won"] == 1
+    stored_game(league, [ann, ben, cat, dan], winner="EW")
+    assert line(player_records_view(player=ann, user=owner))["played"] == 2
+    game.winner, game.totals = "EW", {"NS": 10, "EW": 21}
+    game.save()
+    assert line(player_records_view(player=ann, user=owner))["won"] == 0
+    cat.name = "Catherine"
+    cat.save()
+    [partner] = line(player_records_view(player=ann, user=owner))["partners"]
+    assert partner["player"]["name"] == "Catherine"
