@@ -390,7 +390,7 @@ def in_leagues(queryset: QuerySet, leagues: QuerySet[League] | None,
 
 
 def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None, history: bool = True,
-                   season: Season | str | None = None) -> list[dict[str, Any]]:
+                   season: Season | str | None = None, ordinals_only: bool = False) -> list[dict[str, Any]]:
     """The player's rating in each league and game type, with its history. Two queries (one without history).
 
     ``leagues``: only these leagues (e.g. ``policy.visible_leagues(user)``); ``season``: the ratings of one
@@ -401,7 +401,8 @@ def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None, h
          ...]
 
     ``history`` is oldest first; ``game`` or ``match`` is the id of the result that moved the
-    rating (a Trumps match is rated as a whole).
+    rating (a Trumps match is rated as a whole). With ``ordinals_only`` each point is ``{"ordinal"}`` alone (what
+    a chart of it draws: a busy player's thousands of points read and built the faster).
     """
     ratings = in_leagues(PlayerRating.objects.filter(player=player), leagues, season).select_related(
         "league", "season")
@@ -410,14 +411,17 @@ def player_ratings(*, player: Player, leagues: QuerySet[League] | None = None, h
     points: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
     if history and ratings:
         changes = in_leagues(RatingChange.objects.filter(player=player), leagues, season).order_by(
-            "league_id", "game_type", "sequence"
-        ).values_list("league_id", "game_type", "sequence", "played_at", "game_id", "match_id", "mu", "sigma",
-                      "ordinal")
-        for league_id, game_type, sequence, played_at, game_id, match_id, mu, sigma, value in changes:
-            points[(league_id, game_type)].append({
-                "sequence": sequence, "played_at": played_at, "game": game_id, "match": match_id,
-                "mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(value, 3),
-            })
+            "league_id", "game_type", "sequence")
+        if ordinals_only:
+            for league_id, game_type, value in changes.values_list("league_id", "game_type", "ordinal"):
+                points[(league_id, game_type)].append({"ordinal": round(value, 3)})
+        else:
+            for league_id, game_type, sequence, played_at, game_id, match_id, mu, sigma, value in changes.values_list(
+                    "league_id", "game_type", "sequence", "played_at", "game_id", "match_id", "mu", "sigma", "ordinal"):
+                points[(league_id, game_type)].append({
+                    "sequence": sequence, "played_at": played_at, "game": game_id, "match": match_id,
+                    "mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(value, 3),
+                })
     out = []
     for rating in ratings:
         entry = {"league": league_ref(rating.league), "season": season_ref(rating.season),

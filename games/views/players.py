@@ -8,15 +8,19 @@ visitor may see. Partners and opponents are counted from the finished games the 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.http import Http404
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from games import policy, selectors
+from games.kept import cached, keep
 from games.models import Game, Player, Season, game_type_name
 from games.rules import RULESETS, game_order, ruleset_class
-from games.standings.head_to_head import player_records_view
+from games.standings.head_to_head import RECORDS_SECONDS, player_records_view
 from games.standings.selectors import ALL_TIME, CURRENT, SEASON_ID, player_figures, player_ratings
 
 from .chart import rating_sparkline
@@ -105,7 +109,7 @@ def records_section(request, player: Player, season: Season | str | None) -> dic
     records = player_records_view(player=player, user=request.user, league=league["pk"] if league else None,
                                   game_type=game_type, finished_from=within and within.starts_on,
                                   finished_until=within and within.ends_on)
-    return {
+    section = {
         "leagues": leagues, "league": league, "game_type": game_type, "season": within,
         "game_types": [(ruleset.game_type, ruleset.name) for ruleset in RULESETS.values()],
         "minimum": records["minimum_games"],
@@ -114,6 +118,19 @@ def records_section(request, player: Player, season: Season | str | None) -> dic
                     "worst": entry["worst_partnership"] and record_line(entry["worst_partnership"])}
                    for entry in records["game_types"]],
     }
+    return {**section, "tables_html": records_tables_html(section, player)}
+
+
+def records_tables_html(section: dict[str, Any], player: Player) -> str:
+    """The section's tables (a busy player's run to some hundreds of lines), rendered once for what they show and
+    kept for as long as their records are."""
+    key = "records-html:" + hashlib.sha256(repr((
+        section["tables"], section["league"], section["minimum"], player.pk, player.name)).encode()).hexdigest()
+    html = cached(key)
+    if html is None:
+        html = render_to_string("players/_records_tables.html", {"records": section, "player": player})
+        keep(key, html, RECORDS_SECONDS)
+    return mark_safe(html)  # noqa: S308 - rendered by the template engine, which escaped it
 
 
 def season_or_404(request, leagues) -> Season | str | None:
@@ -147,7 +164,8 @@ def player_detail(request, player_id: int):
     ]
     return render(request, "players/detail.html", {
         "player": player, "played": played, "won": won, "rate": round(100 * won / played) if played else None,
-        "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True, season=season),
+        "cards": league_cards(ratings=player_ratings(player=player, leagues=leagues, history=True, season=season,
+                                                           ordinals_only=True),
                               results=results,
                               figures=player_figures(player=player, leagues=leagues, season=season)),
         "season": season,
