@@ -20,7 +20,7 @@ PYTEST_ARGS ?=
 # reuses the compiled modules (__pycache__/, ignored by git) instead of compiling the project again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install run test test-python test-js test-services screenshots lint worker beat bench bench-growth load serve-prod clean
+.PHONY: install run test test-python test-js test-services screenshots lint worker beat bench bench-growth load serve-prod serve-live clean
 
 install: $(STAMP) $(NODE_STAMP)
 
@@ -124,6 +124,13 @@ serve-prod: install
 	$(BIN)/python manage.py collectstatic --no-input
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/gunicorn scorekeeper.wsgi -c gunicorn.conf.py
+
+# The live pages' polls on a gunicorn of their own beside serve-prod's, for the proxy to route them to (docs/deploy.md,
+# "A club night on one app server"); the same settings and code, so either answers any page.
+LIVE_BIND ?= 127.0.0.1:8001
+LIVE_WORKERS ?= 1
+serve-live: install
+	BIND=$(LIVE_BIND) WEB_WORKERS=$(LIVE_WORKERS) $(BIN)/gunicorn scorekeeper.wsgi -c gunicorn.conf.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles mutants

@@ -324,17 +324,18 @@ def hands_a_table(*, seconds: float, real_seconds: float, pace: float, hand_seco
 
 def run(base_url: str, *, meter: CpuMeter, secret_key: str, tables: int = TABLES, seconds: float = 20.0,
         real_seconds: float = 60.0, rounds: int = 4, pace: float = 1.0,
-        hand_seconds: float = HAND_SECONDS) -> dict[str, Any]:
+        hand_seconds: float = HAND_SECONDS, watch_url: str | None = None) -> dict[str, Any]:
     """The night's measurements: the watchers' cost per poll (304 and 200); recording's latency without and with
     them, every poll a change (``seconds`` each way) and at a real night's pace (``real_seconds`` each way), in
-    ``rounds`` turns each way; and the CPU each way."""
+    ``rounds`` turns each way; and the CPU each way. The watchers ask ``watch_url`` (a server of their own) if
+    given, else ``base_url``, where the scorekeepers record."""
     needed = hands_a_table(seconds=seconds, real_seconds=real_seconds, pace=pace, hand_seconds=hand_seconds)
     if needed > ROUND_HANDS:
         raise ValueError(f"a table would be asked for up to {needed} hands, and a round of the night has "
                          f"{ROUND_HANDS}: record for less time or at a slower pace")
     load_before, started = os.getloadavg(), time.perf_counter()
     club = night(secret_key=secret_key, tables=tables)
-    api, scorekeepers = Api(base_url), Api(base_url, token=club.token)
+    api, scorekeepers = Api(watch_url or base_url), Api(base_url, token=club.token)
     tables_recording = [Recorder(scorekeepers, game, seed) for seed, game in enumerate(club.games)]
     beside = [Recorder(scorekeepers, game, len(club.games) + seed) for seed, game in enumerate(club.probes)]
     open_board(api, club.board)
@@ -446,12 +447,23 @@ def ratio(night: dict[str, Any], alone: str, watched: str) -> float:
 
 def server_words(workers: int | str, threads: int) -> str:
     """gunicorn's workers as the report names them: "2 workers of one thread", "2 workers of 4 threads"."""
-    return f"{workers} workers of one thread" if threads <= 1 else f"{workers} workers of {threads} threads"
+    named = f"{workers} worker" if workers == 1 else f"{workers} workers"
+    return f"{named} of one thread" if threads <= 1 else f"{named} of {threads} threads"
 
 
 def server(night: dict[str, Any]) -> str:
     """The gunicorn the night ran on."""
     return server_words(night.get("web_workers", "?"), night.get("web_threads", 1))
+
+
+def where(night: dict[str, Any]) -> str:
+    """Where the scorekeepers and the watchers were answered."""
+    if not night.get("poll_workers"):
+        return f"on the same gunicorn ({server(night)})"
+    return (f"on the same gunicorn ({server(night)}) for the scorekeepers, and the watchers' pages asking a gunicorn "
+            f"of their own on the same machine ({server_words(night['poll_workers'], night.get('web_threads', 1))}), "
+            "as a proxy routes them in docs/deploy.md's club night set-up (the CPU columns count the scorekeepers' "
+            "gunicorn and PostgreSQL alone)")
 
 
 def board_words(night: dict[str, Any]) -> str:
@@ -474,7 +486,7 @@ def doc_lines(night: dict[str, Any]) -> list[str]:
              "when it ended, on two cores shared with other work." if load else "")
     return [
         f"## A club night: {tables} tables and their phones", "",
-        f"`bench/club_night.py`, on the same gunicorn ({server(night)}): a night of a private "
+        f"`bench/club_night.py`, {where(night)}: a night of a private "
         f"league made through the services (`games/services/nights.py`: Spades, an individual movement, a round "
         f"of {night['round_hands']} hands), {4 * tables} players checked in, and its first round started, which "
         f"seats the {tables} tables and starts their games. Each game is followed by four phones asking every "
@@ -506,14 +518,15 @@ def target_rows(night: dict[str, Any], bound: float) -> list[list[str]]:
     from bench.targets import over, row
 
     watchers = night["watchers"]
+    apart = ", the watchers asking a gunicorn of their own" if night.get("poll_workers") else ""
     real = ratio(night, "real_alone", "real_watched")
     dearest = ratio(night, "recording_alone", "recording_watched")
     unchanged = night["unchanged"]
     return [
         row(f"club night, {night['tables']} tables at a real night's pace: recording p99 with {watchers} watchers "
-            "vs without", f"{real:.2f}x ({night['real_watched']['p99_ms']:.1f} vs "
+            f"vs without{apart}", f"{real:.2f}x ({night['real_watched']['p99_ms']:.1f} vs "
             f"{night['real_alone']['p99_ms']:.1f} ms)", f"<= {bound:.2f}x", real <= bound, over(real, bound, "x")),
-        row(f"club night, every poll a change: recording p99 with {watchers} watchers vs without",
+        row(f"club night, every poll a change: recording p99 with {watchers} watchers vs without{apart}",
             f"{dearest:.2f}x ({night['recording_watched']['p99_ms']:.1f} vs {night['recording_alone']['p99_ms']:.1f} "
             "ms)", "", None),
         row("club night: an unchanged game's poll", f"{poll_cpu_ms(unchanged):.2f} ms "

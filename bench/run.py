@@ -553,12 +553,21 @@ def measure(database_url: str, redis_url: str | None, args, results: dict) -> in
                       "room's board watching ...", flush=True)
                 from bench import club_night
 
-                results["club_night"] = club_night.run(server.url, meter=meter, secret_key=env["SECRET_KEY"],
-                                                       tables=args.night_tables, seconds=8 if args.quick else 20,
-                                                       real_seconds=20 if args.quick else 60,
-                                                       rounds=2 if args.quick else 4)
+                # With --poll-workers, the watchers' pages ask a gunicorn of their own on the same machine, as a proxy
+                # routes them in docs/deploy.md's club night set-up; the scorekeepers record through the first.
+                polls = (services.gunicorn(env=env, log=workdir / "gunicorn-polls.log", workers=args.poll_workers)
+                         if args.poll_workers else None)
+                try:
+                    results["club_night"] = club_night.run(
+                        server.url, meter=meter, secret_key=env["SECRET_KEY"], tables=args.night_tables,
+                        seconds=8 if args.quick else 20, real_seconds=20 if args.quick else 60,
+                        rounds=2 if args.quick else 4, watch_url=polls.url if polls else None)
+                finally:
+                    if polls is not None:
+                        polls.stop()
                 results["club_night"]["web_workers"] = web_workers
                 results["club_night"]["web_threads"] = results["web_threads"]
+                results["club_night"]["poll_workers"] = args.poll_workers
             server.stop()
             server = None
         if "recording" in args.only:
@@ -617,6 +626,9 @@ def main() -> int:
     parser.add_argument("--web-threads", type=int, default=int(os.environ.get("BENCH_WEB_THREADS") or 0) or None,
                         help="gunicorn's threads a worker (WEB_THREADS) for every gunicorn "
                              "of the run (default: gunicorn.conf.py's)")
+    parser.add_argument("--poll-workers", type=int, default=int(os.environ.get("BENCH_POLL_WORKERS") or 0),
+                        help="the club night's watchers ask a gunicorn of their own with this many workers (0: the "
+                             "scorekeepers' gunicorn, the default)")
     parser.add_argument("--night-tables", type=night_tables, default=20,
                         help="the club night's tables, four players and four phones each (default: 20)")
     parser.add_argument("--only", type=sections, default=None,

@@ -67,3 +67,19 @@ def test_at_a_real_nights_pace_the_room_board_sees_every_tables_hands():
     assert share == pytest.approx(1 - 2 / 180)
     share, _ = club_night.real_night({**night, "room_board": True})
     assert share == pytest.approx(1 - (80 * 2 / 180 + 20 * 2 / 180) / 81)
+
+
+def test_a_night_whose_watchers_ask_a_gunicorn_of_their_own_says_so_in_its_rows_and_its_section():
+    polls = {"polls": 10, "per_second": 5.0, "share_304": 1.0, "errors": 0, "p50_ms": 5.0, "p99_ms": 9.0,
+             "cpu_web_ms": 1.0, "cpu_database_ms": 1.0, "cpu_clients_ms": 1.0, "seconds": 2.0}
+    hands = {"hands": 10, "p50_ms": 10.0, "p99_ms": 20.0, "cpu_per_second": 0.1}
+    night = {"tables": 20, "watchers": 81, "web_workers": 2, "web_threads": 4, "round_hands": 50, "poll_seconds": 2.0,
+             "pace": 1.0, "hand_seconds": 180.0, "probes": 5, "room_board": False, "board_polled": "/b/",
+             "unchanged": polls, "drawn": polls, "watching_real": polls, "recording_alone": hands,
+             "recording_watched": hands, "real_alone": hands, "real_watched": hands}
+    shared = club_night.target_rows(night, 1.2)
+    apart = club_night.target_rows({**night, "poll_workers": 1}, 1.2)
+    assert all("of their own" not in row[0] for row in shared)
+    assert "the watchers asking a gunicorn of their own" in apart[0][0]
+    section = " ".join(club_night.doc_lines({**night, "poll_workers": 1}))
+    assert "a gunicorn of their own on the same machine (1 worker of 4 threads)" in section
