@@ -267,3 +267,18 @@ def test_a_club_full_of_partners_lists_those_played_with_most_and_counts_the_res
     assert [line["player"]["name"] for line in smudge["opponents"][:2]] == ["Player 00", "Player 13"]
     assert len(smudge["opponents"]) + len(smudge["opponents_more"]) == 10 and smudge["opponents_left"] == 4
     assert "And 4 more opponents with fewer games against." in response.content.decode()
+
+
+def test_the_records_tables_are_drawn_once_until_a_game_they_count_changes(client, players, finish, settings):
+    # A cache of this test's own: tables another test drew for the same lines would be these tables.
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "records-tables-drawn-once"}}
+    url = reverse("player", args=[players[0].pk])
+    finish("smudge")
+    tables = "players/_records_tables.html"
+    assert tables in [template.name for template in client.get(url).templates]
+    assert tables not in [template.name for template in client.get(url).templates]  # kept
+    finish("smudge")
+    again = client.get(url)
+    assert tables in [template.name for template in again.templates]
+    assert records_of(again)["smudge"]["played"] == 2
