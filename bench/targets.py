@@ -254,6 +254,7 @@ def explanations(results: dict[str, Any]) -> list[str]:
             f"insert, PostgreSQL {hand['cpu_database_ms']:.2f} ms and {insert['cpu_database_ms']:.2f} ms. A hand "
             "is four statements in its transaction (the BEGIN with the locked read, then the hand, the game's "
             "totals and the key's answer sent together with the COMMIT) where the insert is one, each "
+            "prepared once a connection (the insert's are parsed and planned each time, as Django's are) but "
             "with its work in the server (the game row, updated with every hand, is in many indexes, the sync feed's on "
             "updated_at among them, so that no update of it can be a HOT one; the "
             "hand and the key have foreign keys checked at commit), and the request does more besides (the "

@@ -3,7 +3,7 @@
 Building a query costs the ORM more CPU than a hand costs everything else (the engine scores one in
 microseconds); recording one takes four statements. Here they are written out once, from the models' own
 table and column names, and their values go through each field's own ``get_db_prep_save``, as the ORM
-would send them:
+would send them; on PostgreSQL each is prepared on the server once a connection (:func:`cursor`):
 
 - :func:`read_for_write`: the game's row locked, its league, whether the league has active webhooks and the
   writer's role there, in one statement (every column converted as the ORM would, with the converters it
@@ -39,8 +39,10 @@ def quoted(name: str) -> str:
 @contextmanager
 def cursor() -> Iterator[Any]:
     """A cursor for these statements. On PostgreSQL it sends the values apart from the statement
-    (server-side binding), which costs less than writing each into the SQL text as Django's cursors do;
-    either way it logs its queries as Django's cursors do (the tests count them). Inside
+    (server-side binding), which costs less than writing each into the SQL text as Django's cursors do, and
+    each statement is prepared, once a connection: the server neither parses nor plans it again (that was a
+    large part of its work on a hand). Either way it logs its queries as Django's cursors do (the tests count
+    them). Inside
     :func:`sent_together` it stays open until the block ends, when its statement's answer has come."""
     if connection.vendor != "postgresql":
         with connection.cursor() as django_cursor:
@@ -175,12 +177,10 @@ def sent_together() -> Iterator[None]:
 
 
 def binding_cursor() -> Any:
-    """A psycopg cursor binding values on the server, in Django's wrapper (PostgreSQL)."""
-    import psycopg
-
-    connection.ensure_connection()
-    raw = psycopg.Cursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+    """A cursor binding values on the server, in Django's wrapper (PostgreSQL), whose statements are prepared:
+    parsed and planned once a connection, then sent by name and values (``scorekeeper/postgresql``; unless the
+    database settings turn preparation off)."""
+    return connection.preparing_cursor()
 
 
 @cache

@@ -10,10 +10,10 @@ league's standings whenever the standings task writes them (it always moves the 
 whenever a player is renamed (the latest ``Player.updated_at``, anywhere: renames are rare).
 
 A page showing a game asks every couple of seconds whether it changed, and nearly always it has not: that
-question (``game_version``, ``night_version_for``) is one statement written once, reading the version and
-what the policy needs to judge the viewer (the league's visibility, their role, the seats' accounts, the table
-token) and nothing else, so that a 304 neither loads the game's players nor builds a query. The answer is
-judged by the same ``policy.game_access`` as every other door.
+question (``game_version``, ``night_version_for``) is one statement written once (and on PostgreSQL prepared
+once a connection), reading the version and what the policy needs to judge the viewer (the league's visibility,
+their role, the seats' accounts, the table token) and nothing else, so that a 304 neither loads the game's players
+nor builds a query. The answer is judged by the same ``policy.game_access`` as every other door.
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import policy, selectors
+from games import policy, selectors, statements
 from games.models import Game, League, Night, Player, Season
 from games.models.standings import StandingsWatermark
 from games.standings.selectors import ALL_TIME, CURRENT, no_season, season_asked, seasons_asked
@@ -86,7 +85,7 @@ def game_version(user, game_id: int, table_pass: policy.TablePass | None = None)
     has their ids, and each seat's account). Enough for ``game_etag`` and the policy; not for drawing it."""
     if not 0 < game_id <= selectors.MAX_ID:
         return None
-    with connection.cursor() as cursor:
+    with statements.cursor() as cursor:  # prepared: asked every couple of seconds by every phone following
         cursor.execute(GAME_VERSION_SQL, [user.pk, game_id])
         row = cursor.fetchone()
     if row is None:
@@ -132,7 +131,7 @@ def night_with_version(user, night_id: int) -> Night | None:
     (the night it gives has the league's id and visibility). Enough for the room board's ETag; not for drawing it."""
     if not 0 < night_id <= selectors.MAX_ID:
         return None
-    with connection.cursor() as cursor:
+    with statements.cursor() as cursor:  # prepared, as a game's
         cursor.execute(NIGHT_VERSION_SQL, [user.pk, night_id, night_id])
         row = cursor.fetchone()
     if row is None:

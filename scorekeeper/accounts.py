@@ -3,8 +3,9 @@
 Every request of a signed-in browser reads its account (Django's ``ModelBackend.get_user``); a page polled every
 couple of seconds by each phone at a table does little else. The ORM would build the same query anew for each
 one, which costs more CPU than the rest of a poll answered 304. The statement is written once per database from
-the user model's table and columns (as ``api/authentication.py`` does for tokens); who is let in (an active
-account) and the session's checks (``django.contrib.auth.get_user``) are Django's.
+the user model's table and columns (as ``api/authentication.py`` does for tokens; on PostgreSQL prepared once a
+connection: ``games.statements.cursor``); who is let in (an active account) and the session's checks
+(``django.contrib.auth.get_user``) are Django's.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from games import statements
 from games.statements import model_from_row, quoted
 
 
@@ -35,7 +37,7 @@ class AccountBackend(ModelBackend):
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        with connection.cursor() as cursor:
+        with statements.cursor() as cursor:
             cursor.execute(account_statement(connection.vendor), [pk])
             row = cursor.fetchone()
         if row is None:

@@ -97,6 +97,9 @@ TEMPLATES = [
 DATABASES = {
     "default": database_from_url(env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 }
+# On PostgreSQL the few statements of the hottest requests are prepared once a connection (scorekeeper/postgresql);
+# off for a pooler that cannot keep a connection's prepared statements.
+DATABASES["default"]["PREPARED_STATEMENTS"] = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once when two requests write together.
     # Writers take the lock when their transaction begins (so a hand append never meets a

@@ -1,5 +1,5 @@
 """Connections kept between requests: a database connection is checked before reuse only once it has been idle,
-and the cache keeps one Redis client per server."""
+its hottest statements are prepared on the server once, and the cache keeps one Redis client per server."""
 
 from __future__ import annotations
 
@@ -56,6 +56,56 @@ def test_a_connection_idle_for_longer_is_checked_and_one_the_server_dropped_is_r
     dropped_by_the_server(first)
     assert backend_pid() != first
     assert checks == [1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_whose_last_statement_was_a_prepared_one_is_not_checked_again(postgres, checks):
+    first = backend_pid()
+    close_old_connections()
+    with connection.preparing_cursor() as cursor:  # an API request's token, a hand's statements
+        cursor.execute("SELECT %s::int", [1])
+    connection.used_at -= 0.5 * postgresql.TRUSTED_FOR
+    close_old_connections()
+    with connection.preparing_cursor() as cursor:
+        cursor.execute("SELECT %s::int", [2])
+    assert backend_pid() == first
+    assert checks == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_statement_is_parsed_once_a_connection_and_logged_with_its_values(postgres):
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as logged:
+        for value in (1, 2, 3):
+            with connection.preparing_cursor() as cursor:
+                cursor.execute("SELECT %s::int + 40", [value])
+                assert cursor.fetchone() == (value + 40,)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s", ["%+ 40"])
+        assert len(cursor.fetchall()) == 1
+    assert [query["sql"] for query in logged.captured_queries] == [f"SELECT {value}::int + 40" for value in (1, 2, 3)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_games_poll_asks_by_one_statement_prepared_once(postgres, start_game, owner):
+    from games.versions import game_version
+
+    game = start_game("spades")
+    for _ in range(3):
+        assert game_version(owner, game.pk).pk == game.pk
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s",
+                       ["%FROM games_game g%JOIN games_player n%"])
+        assert len(cursor.fetchall()) == 1
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler_that_cannot_keep_them():
+    settings = {**connection.settings_dict, "ENGINE": "scorekeeper.postgresql"}
+    kept = postgresql.DatabaseWrapper({**settings, "PREPARED_STATEMENTS": True}, alias="prepared")
+    off = postgresql.DatabaseWrapper({**settings, "PREPARED_STATEMENTS": False}, alias="unprepared")
+    assert kept.get_connection_params()["prepare_threshold"] == postgresql.PREPARED_WHEN_ASKED
+    assert off.get_connection_params()["prepare_threshold"] is None  # Django's: nothing is prepared
 
 
 def test_the_cache_builds_one_redis_client_per_server():

@@ -27,7 +27,8 @@ WINNING = {"face_cards": {"NS": 16, "EW": 0}, "trump_stack": {"holder": "N", "si
 
 class Trace:
     """The protocol messages of the connection while the block runs (libpq's trace): what was sent in each
-    round trip, a round trip being the messages sent before the server next answers."""
+    round trip, a round trip being the messages sent before the server next answers. A statement sent by the
+    name it was prepared under (``Bind``) is shown with its text, as the server keeps it."""
 
     def __enter__(self) -> Trace:
         from psycopg import pq
@@ -45,6 +46,10 @@ class Trace:
         os.fsync(self.file.fileno())
         self.file.seek(0)
         self.round_trips: list[list[str]] = []
+        self.prepared_statements_sent = 0
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+            prepared = dict(cursor.fetchall())
         sending = False
         for line in self.file.read().splitlines():
             direction, _, kind, *rest = line.split("\t") if "\t" in line else line.split(None, 3)
@@ -52,7 +57,14 @@ class Trace:
                 if not sending:
                     self.round_trips.append([])
                     sending = True
-                self.round_trips[-1].append(kind + (" " + rest[0] if kind == "Parse" and rest else ""))
+                shown = kind + (" " + rest[0] if kind == "Parse" and rest else "")
+                if kind == "Bind" and rest:
+                    # Bind "portal" "statement" ...: an unnamed statement is the Parse before it.
+                    name = rest[0].split('"')[3]
+                    if name:
+                        shown += f" {name}: {prepared[name]}"
+                        self.prepared_statements_sent += 1
+                self.round_trips[-1].append(shown)
             else:
                 sending = False
         self.file.close()
@@ -73,6 +85,15 @@ def test_a_hand_is_two_round_trips_the_begin_with_the_read_and_the_commit_with_t
     assert "games_hand" in write and "games_game" in write and "games_idempotencyrecord" in write
     assert write.index("games_idempotencyrecord") < write.index("COMMIT")
     assert Hand.objects.filter(game=game).count() == 2
+
+
+def test_a_hands_statements_are_prepared_once_a_connection_and_then_sent_by_name(game, owner):
+    hand_record(game=game, record=HAND, by=owner, expected_number=1, idempotency_key="k1")
+    with Trace() as trace:
+        hand_record(game=game, record=HAND, by=owner, expected_number=2, idempotency_key="k2")
+    sent = " ".join(message for round_trip in trace.round_trips for message in round_trip)
+    assert trace.prepared_statements_sent == 4, trace.round_trips  # the locked read, the hand, the game, the key
+    assert "Parse" not in sent.replace('Parse  "" "BEGIN"', "").replace('Parse  "" "COMMIT"', ""), sent
 
 
 def test_another_hand_with_the_expected_number_taken_is_a_conflict_and_stores_nothing(game, owner):
