@@ -137,6 +137,8 @@ def test_a_club_nights_start_rounds_and_end_reach_the_receiver(league, owner, en
     round_ = receiver.wait_for(1, "round.started")[0]["data"]["round"]
     assert round_["number"] == 1 and round_["sitting_out"] == [{"id": round_["sitting_out"][0]["id"], "name": "Eve"}]
     [table] = round_["tables"]
-    assert [seat["name"] for seat in table["seats"].values()] == ["Ann", "Ben", "Cid", "Dee"]
+    # By seat: a JSON object's keys keep no order (PostgreSQL's jsonb stores the delivery's body sorted).
+    assert {seat: player["name"] for seat, player in table["seats"].items()} == {
+        "N": "Ann", "E": "Ben", "S": "Cid", "W": "Dee"}
     finished = receiver.wait_for(1, "night.finished")[0]["data"]["night"]
     assert finished["status"] == "finished" and finished["finished_at"] is not None
