@@ -249,11 +249,16 @@ def casual_games_seen_by(user) -> Q:
 
 
 def visible_games(user) -> QuerySet[Game]:
-    games = Game.objects.all()
+    return Game.objects.filter(games_seen_by(user))
+
+
+def games_seen_by(user) -> Q:
+    """The condition on a game that ``user`` may see it (:func:`visible_games`), to add to another query of games
+    rather than to join it to this one."""
     if user.is_superuser:
-        return games
+        return Q()
     in_leagues = Q(league__in=visible_leagues(user).values("pk"))
-    return games.filter(in_leagues | (Q(league__isnull=True) & casual_games_seen_by(user)))
+    return in_leagues | (Q(league__isnull=True) & casual_games_seen_by(user))
 
 
 def visible_players(user) -> QuerySet[Player]:

@@ -57,7 +57,7 @@ def counted_games(*, player: Player, user, league: int | None = None, game_type:
     """The games :func:`records_games` reads (its filters)."""
     seated = Q(north=player) | Q(east=player) | Q(south=player) | Q(west=player)
     games = (Game.objects.filter(seated, status=Game.Status.FINISHED, provisional=False)
-             .filter(pk__in=policy.visible_games(user).values("pk"))
+             .filter(policy.games_seen_by(user))
              .annotate(at=Coalesce("finished_at", "started_at")).order_by())
     if league is not None:
         games = games.filter(league_id=league)
