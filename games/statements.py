@@ -42,8 +42,8 @@ def cursor() -> Iterator[Any]:
     (server-side binding), which costs less than writing each into the SQL text as Django's cursors do, and
     each statement is prepared, once a connection: the server neither parses nor plans it again (that was a
     large part of its work on a hand). Either way it logs its queries as Django's cursors do (the tests count
-    them). Inside
-    :func:`sent_together` it stays open until the block ends, when its statement's answer has come."""
+    them). Inside :func:`sent_together` it stays open until the block ends, when its statement's answer has
+    come."""
     if connection.vendor != "postgresql":
         with connection.cursor() as django_cursor:
             yield django_cursor

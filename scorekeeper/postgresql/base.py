@@ -43,7 +43,10 @@ class DatabaseOperations(operations.DatabaseOperations):
         # psycopg keeps no text of a statement it sent as a prepared one's name: the statement and its values.
         executed = super().last_executed_query(cursor, sql, params)
         if executed is None and isinstance(cursor, PreparingCursor):
-            return self.compose_sql(sql, params)
+            try:
+                return self.compose_sql(sql, params)
+            except psycopg.DataError:  # as Django's own server-binding cursors: a value that cannot be shown
+                return None
         return executed
 
 
