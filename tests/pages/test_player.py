@@ -94,9 +94,9 @@ def test_player_page_queries_are_fixed(client, owner, league, finish, recompute,
             game_set_public(game=finish(game_type, league=None), public=True, by=owner)
     recompute()
     # Player, whether the visitor may see them, their standings, ratings and history, figures, games (the page's
-    # ids, then the games with their seats), and for partners and opponents: the leagues to choose from, what the
-    # records are counted from and the games counted.
-    with django_assert_max_num_queries(11):
+    # ids, the games with their leagues, then their players), and for partners and opponents: the leagues to choose
+    # from, what the records are counted from and the games counted.
+    with django_assert_max_num_queries(12):
         response = client.get(reverse("player", args=[players[0].pk]))
     assert len(response.context["cards"]) == game_types
     assert len(response.context["games"]) == 2 * game_types * games
@@ -203,7 +203,7 @@ def test_player_page_with_records_queries_are_fixed(client, owner, players, fini
 
     url = reverse("player", args=[players[0].pk])
     finish("smudge")
-    with django_assert_max_num_queries(10) as few:
+    with django_assert_max_num_queries(11) as few:
         client.get(url)
     others = [player_create(name=f"Player {n}", by=owner, league=players[0].leagues.first()) for n in range(9)]
     for n in range(3):
