@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import Count, Min, Q, QuerySet
 
 from games.models import PlayerRating, RatingChange, Standing
 
@@ -71,25 +71,28 @@ def refresh_lines(scope: Scope, game_type: str, players: Collection[int], facts,
     return written, [made[0] - gone[0], made[1] - gone[1]]
 
 
+def first_point_from(history: QuerySet[RatingChange], start: Order, sequence: int) -> int:
+    """The sequence number of the first stored history point of a result at or after ``start``, where learning
+    starts again (``sequence + 1``, past the stored history, when there is none). Points of the moment ``start``
+    falls on are told apart by their result, as results are ordered; those after it by the moment alone."""
+    after = history.filter(played_at__gt=start[0]).aggregate(first=Min("sequence"))["first"]
+    tied = [number for number, game_id, match_id in history.filter(played_at=start[0]).values_list(
+        "sequence", "game_id", "match_id")
+        if ((start[0], GAME, game_id) if game_id is not None else (start[0], MATCH, match_id)) >= start]
+    return min([sequence + 1, *tied, *([after] if after is not None else [])])
+
+
 def relearn_ratings(scope: Scope, game_type: str, start: Order, sequence: int, now: datetime) -> tuple[int, int, int]:
     """Learn the game type's counted results from ``start`` on again, from the ratings stored just before it;
     ``sequence``: the rated results of the type the stored history holds.
 
     Returns the ratings written, the history points written and the rated results of the type now.
     """
-    # The stored history from ``start`` on: the first of it is where learning starts again.
-    later = RatingChange.objects.filter(**scope.rows, game_type=game_type, played_at__gte=start[0]).values_list(
-        "sequence", "played_at", "game_id", "match_id", "player_id")
-    first = sequence + 1
-    moved: dict[int, int] = {}  # player -> stored history points being replaced
-    points = list(later)
-    for number, played_at, game_id, match_id, _ in points:
-        at = (played_at, GAME, game_id) if game_id is not None else (played_at, MATCH, match_id)
-        if at >= start:
-            first = min(first, number)
-    for number, _, _, _, player in points:
-        if number >= first:
-            moved[player] = moved.get(player, 0) + 1
+    stored_points = RatingChange.objects.filter(**scope.rows, game_type=game_type).order_by()
+    first = first_point_from(stored_points, start, sequence)
+    # player -> stored history points being replaced: counted by the database, not read point by point (the first
+    # game's correction in a league of 100,000 games replaces 136,000 of them).
+    moved = dict(stored_points.filter(sequence__gte=first).values_list("player_id").annotate(points=Count("id")))
 
     builder = RatingsBuilder()
     builder.sequence[game_type] = first - 1

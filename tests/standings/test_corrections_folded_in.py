@@ -89,6 +89,24 @@ def test_a_correction_of_the_last_game_touches_only_its_players(computed_league,
     same_as_a_recompute(league)
 
 
+def test_of_two_games_finished_at_one_moment_the_ratings_are_learned_again_from_the_one_corrected(
+        computed_league, owner, play_game):
+    """Results of one moment are in the order of their ids: correcting the second learns it again alone, correcting
+    the first learns both."""
+    league = computed_league
+    first, second = (play_game("smudge", winner="NS") for _ in range(2))
+    Game.objects.filter(pk=second.pk).update(finished_at=Game.objects.get(pk=first.pk).finished_at)
+    assert update(league).mode == "incremental"
+
+    hand_correct(game=second, number=1, record=flip(second), by=owner)
+    assert update(league).rating_changes == 4  # the second game's four players, once
+    same_as_a_recompute(league)
+
+    hand_correct(game=first, number=1, record=flip(first), by=owner)
+    assert update(league).rating_changes == 8  # both games, from the first on
+    same_as_a_recompute(league)
+
+
 def test_many_corrections_and_undos_one_update_each_end_where_a_recompute_does(computed_league, owner,
                                                                                 busy_league):
     league = computed_league
