@@ -22,7 +22,8 @@ SEATS = ("N", "E", "S", "W")
 # A finished game played through the engine: options, final totals, winner, and each hand's (record, dealer,
 # delta, totals, extras, details).
 Template = tuple[dict[str, Any], dict[str, Any], Any, list[tuple[Any, ...]]]
-START = datetime(2024, 1, 1, tzinfo=UTC)
+# Games follow one another 20 to 60 minutes apart, a match's last game and the match one second apart.
+MOST_MINUTES_APART = 61
 
 
 # --- a pool of games played through the engine ------------------------------------------------------
@@ -110,7 +111,9 @@ def build_league(*, players: int, games: int, seed: int = 7) -> tuple[League, li
     # (kind, seating, template, finished at, the match's index and the game's number in it, if in one)
     game_rows: list[tuple[str, dict[str, int], Template, datetime, int | None, int | None]] = []
     match_specs = []  # (match index, seating, first dealer, [template per game])
-    at = START
+    # Played in the past, all of it: a game finished again today (a correction's undo and the hand recorded again)
+    # comes after every other one, as in a league whose games were played over the years before.
+    at = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=MOST_MINUTES_APART * (games + 1))
     made = 0
     while made < games:
         kind = rng.choice(kinds)
@@ -216,7 +219,7 @@ def finish_one_more_game(league: League, people: list[Player], seed: int = 99) -
         played = play_template(rng, "spades")
     options, totals, winner, hands = played
     table = rng.sample(people, 4)
-    # After every game of the league (a large one's synthetic history runs years past today).
+    # After every game of the league, and not before today.
     last = Game.objects.filter(league=league).order_by("-finished_at").values_list("finished_at", flat=True).first()
     finished_at = max(filter(None, (last and last + timedelta(minutes=30), datetime.now(UTC))))
     game = Game.objects.create(
