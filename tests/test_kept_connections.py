@@ -73,6 +73,22 @@ def test_a_connection_whose_last_statement_was_a_prepared_one_is_not_checked_aga
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_request_whose_first_statement_is_prepared_checks_an_idle_connection_and_replaces_a_dropped_one(
+        postgres, checks):
+    """An API request's first statement is its token's, a prepared one: after a restart of the database, a thread
+    whose connection sat idle through it gets a new connection, not the error of the old one."""
+    first = backend_pid()
+    close_old_connections()
+    connection.used_at -= 2 * postgresql.TRUSTED_FOR  # idle for longer than the window
+    dropped_by_the_server(first)
+    with connection.preparing_cursor() as cursor:
+        cursor.execute("SELECT %s::int", [1])
+        assert cursor.fetchone() == (1,)
+    assert backend_pid() != first
+    assert checks == [1]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_prepared_statement_is_parsed_once_a_connection_and_logged_with_its_values(postgres):
     from django.test.utils import CaptureQueriesContext
 

@@ -56,7 +56,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def preparing_cursor(self):
         """A cursor whose statements are prepared on the server, once a connection, and then sent as a name and
-        values (``games.statements``: the few statements of the hottest requests), in Django's wrapper."""
+        values (``games.statements``: the few statements of the hottest requests), in Django's wrapper. A kept
+        connection is checked first, as Django's own cursors check it: an API request's first statement is a
+        prepared one (its token's), and a connection left idle through a restart of the database is dead."""
+        self.close_if_health_check_failed()
         self.ensure_connection()
         self.used_at = time.monotonic()
         raw = PreparingCursor(self.connection)
