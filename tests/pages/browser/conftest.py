@@ -31,7 +31,11 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 @pytest.fixture(scope="session")
 def browser():
     need(os.path.exists(CHROMIUM), f"Chromium at {CHROMIUM} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # What a page comes to show, it may take up to 10 s to show on a machine shared with other work (as actions
+    # may: set_default_timeout), not Playwright's 5 s; a promise of a time ("within 3 s") names its own timeout.
+    expect.set_options(timeout=10_000)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
