@@ -22,29 +22,29 @@ TRUMPS = {"declarer": "N", "bid": 7, "trump": "hearts", "doubled": False, "redou
 ON_EITHER_DATABASE = ["any", pytest.param("postgres", marks=pytest.mark.services)]
 
 
+def play_at_random_tables(league, owner, people, *, games: int, game_type: str, target: int, record, seed: int):
+    """``games`` one-hand games of ``game_type`` between random tables of ``people``; standings computed after."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        seats = dict(zip("NESW", (person.pk for person in rng.sample(people, 4)), strict=True))
+        game = game_start(game_type=game_type, seats=seats, by=owner, league=league, options={"target": target})
+        hand_record(game=game, record=record, by=owner)
+    league_standings_recompute(league_id=league.pk)
+
+
 @pytest.fixture
 def crowded(league, owner):
     """Twelve players and fifteen Smudge games (to 4: one hand each) between random tables; standings computed."""
-    rng = random.Random(8)
     people = [player_create(name=f"Player {n:02}", by=owner, league=league) for n in range(12)]
-    for _ in range(15):
-        seats = dict(zip("NESW", (person.pk for person in rng.sample(people, 4)), strict=True))
-        game = game_start(game_type="smudge", seats=seats, by=owner, league=league, options={"target": 4})
-        hand_record(game=game, record=SMUDGE, by=owner)
-    league_standings_recompute(league_id=league.pk)
+    play_at_random_tables(league, owner, people, games=15, game_type="smudge", target=4, record=SMUDGE, seed=8)
     return league
 
 
 @pytest.fixture
 def mixed(crowded, owner):
     """The crowded league with four Trumps games too: a second game type, whose lines count matches."""
-    rng = random.Random(9)
     people = list(Player.objects.filter(leagues=crowded).order_by("pk"))
-    for _ in range(4):
-        seats = dict(zip("NESW", (person.pk for person in rng.sample(people, 4)), strict=True))
-        game = game_start(game_type="trumps", seats=seats, by=owner, league=crowded, options={"target": 5})
-        hand_record(game=game, record=TRUMPS, by=owner)
-    league_standings_recompute(league_id=crowded.pk)
+    play_at_random_tables(crowded, owner, people, games=4, game_type="trumps", target=5, record=TRUMPS, seed=9)
     return crowded
 
 
